@@ -1,0 +1,246 @@
+// Package rules defines what every icepost game offers to the rest of the
+// program: starting a position from options, listing and playing legal
+// moves, reading and writing move tokens and position codes, telling the
+// outcome, and drawing the board as text.
+//
+// Each game lives in a package of its own below this one (rules/icesickle,
+// rules/pikemen, rules/icelady, rules/icefrogs); rules/games lists them.
+// Games do no I/O and keep no globals. A State is a value: Play returns a
+// new State and never changes the one it was called on, so callers may keep
+// any position they have seen.
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Options choose a variant of a game. The zero value of each field means the
+// game's default.
+type Options struct {
+	Seats  int    // number of players; 0 means 2
+	Board  string // board shape where a game has a choice (IceFrogs: "star", "hex")
+	Target int    // score that wins, where a game has one (Pikemen; default 12)
+}
+
+// Game is one of the games: it names itself and makes positions.
+type Game interface {
+	// Name is the game's canonical name as records spell it ("IceSickle").
+	Name() string
+	// Start returns the starting position for the options, with defaults
+	// filled in, or an error that says which option is not supported.
+	Start(o Options) (State, error)
+	// ParsePosition reads a position code written by State.Code.
+	ParsePosition(code string) (State, error)
+}
+
+// State is one position of a game, with everything needed to go on from it:
+// whose turn it is, scores, round and phase, reserves and supplies.
+type State interface {
+	// Game returns the game this position belongs to.
+	Game() Game
+	// Options returns the options in force, defaults filled in.
+	Options() Options
+	// ToMove returns the seat (1..Seats) whose turn it is, or 0 when the
+	// game is over.
+	ToMove() int
+	// Moves appends every legal move to buf[:0] and returns it; the order
+	// is the game's own and stable. It returns nothing when the game is over.
+	Moves(buf []Move) []Move
+	// Play returns the position after m. m must be legal here; if it is
+	// not, Play returns an error and a nil State. The receiver is unchanged.
+	Play(m Move) (State, error)
+	// ParseMove decodes a move token against this position (any accepted
+	// spelling) and returns the legal move it names, or an error in words
+	// a player understands (see IllegalMoveError).
+	ParseMove(tok string) (Move, error)
+	// FormatMove writes m as its canonical token.
+	FormatMove(m Move) string
+	// Outcome tells whether the game is over and who won.
+	Outcome() Outcome
+	// Scores returns each seat's points so far (index 0 is seat 1), or nil
+	// for games without scores.
+	Scores() []int
+	// Board draws the position as monospace text for people: coordinates
+	// on all sides, pieces, scores, whose turn, phase. viewer is the seat
+	// whose side of the board is at the bottom; 0 means the game's usual
+	// view (seat 1 at the bottom). The text ends with a newline.
+	Board(viewer int) string
+	// Code returns the position code: one line, prefixed by the game's
+	// name, that ParsePosition reads back to an equal State.
+	Code() string
+}
+
+// Outcome is the end of a game as the rules give it.
+type Outcome struct {
+	Over   bool
+	Winner int // the winning seat, or 0 for a draw (or when not over)
+}
+
+// String describes the outcome in words.
+func (o Outcome) String() string {
+	switch {
+	case !o.Over:
+		return "not over"
+	case o.Winner == 0:
+		return "draw"
+	default:
+		return fmt.Sprintf("seat %d wins", o.Winner)
+	}
+}
+
+// MaxPath is the most squares one Move can name. It bounds the longest
+// chain a game can make (an IceFrogs hop chain on 37 cells).
+const MaxPath = 40
+
+// Move is one turn of one seat. Its fields mean what each game says; a
+// game zeroes the Path entries past N so that equal moves compare equal
+// with ==. Moves are plain values so that move generation does not
+// allocate.
+type Move struct {
+	Kind uint8 // kind of move, per game (place, jump, charge, pass, ...)
+	Size uint8 // piece size where the move names one (1 S, 2 M, 3 L)
+	Arg  uint8 // a further choice, per game (orientation, promotion)
+	N    uint8 // number of squares used in Path
+	Path [MaxPath]uint8
+}
+
+// Squares returns the squares the move names, in order.
+func (m *Move) Squares() []uint8 { return m.Path[:m.N] }
+
+// Add appends square sq to the move's path.
+func (m *Move) Add(sq uint8) {
+	m.Path[m.N] = sq
+	m.N++
+}
+
+// Sizes.
+const (
+	Small  = 1
+	Medium = 2
+	Large  = 3
+)
+
+// SizeLetter returns "S", "M" or "L" for a size.
+func SizeLetter(size int) string {
+	switch size {
+	case Small:
+		return "S"
+	case Medium:
+		return "M"
+	case Large:
+		return "L"
+	}
+	return "?"
+}
+
+// ParseSize reads a size letter in any case.
+func ParseSize(b byte) (int, bool) {
+	switch b {
+	case 'S', 's':
+		return Small, true
+	case 'M', 'm':
+		return Medium, true
+	case 'L', 'l':
+		return Large, true
+	}
+	return 0, false
+}
+
+// Errors that move decoding wraps, so that callers can tell kinds apart
+// with errors.Is.
+var (
+	// ErrSyntax: the token is not a move of this game in any spelling.
+	ErrSyntax = errors.New("not a move")
+	// ErrIllegal: the token is well formed but the rules forbid the move
+	// here.
+	ErrIllegal = errors.New("illegal move")
+	// ErrGameOver: no move can be played because the game is over.
+	ErrGameOver = errors.New("the game is over")
+	// ErrOptions: the options are not supported by the game.
+	ErrOptions = errors.New("unsupported options")
+	// ErrPosition: a position code could not be read.
+	ErrPosition = errors.New("bad position code")
+)
+
+// MoveError explains why a token was refused: the token, the reason in a
+// player's words, and the kind (one of the Err values above) for errors.Is.
+type MoveError struct {
+	Token  string
+	Reason string
+	Kind   error
+}
+
+func (e *MoveError) Error() string {
+	if e.Token == "" {
+		return e.Reason
+	}
+	return e.Token + ": " + e.Reason
+}
+
+func (e *MoveError) Unwrap() error { return e.Kind }
+
+// Illegal returns a MoveError of kind ErrIllegal.
+func Illegal(tok, format string, args ...any) error {
+	return &MoveError{Token: tok, Reason: fmt.Sprintf(format, args...), Kind: ErrIllegal}
+}
+
+// Syntax returns a MoveError of kind ErrSyntax.
+func Syntax(tok, format string, args ...any) error {
+	return &MoveError{Token: tok, Reason: fmt.Sprintf(format, args...), Kind: ErrSyntax}
+}
+
+// Play decodes tok against s and plays it: the usual way to apply a move
+// read from a person or a record.
+func Play(s State, tok string) (State, Move, error) {
+	m, err := s.ParseMove(tok)
+	if err != nil {
+		return nil, Move{}, err
+	}
+	next, err := s.Play(m)
+	return next, m, err
+}
+
+// IsLegal reports whether m is among s's legal moves. Games use it to check
+// Play's argument; it costs one move generation.
+func IsLegal(s State, m Move) bool {
+	var buf [256]Move
+	for _, l := range s.Moves(buf[:0]) {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// FindMove returns the legal move of s whose canonical token is tok (already
+// in canonical spelling), so that games can decode by generating moves.
+func FindMove(s State, tok string) (Move, bool) {
+	var buf [256]Move
+	for _, l := range s.Moves(buf[:0]) {
+		if s.FormatMove(l) == tok {
+			return l, true
+		}
+	}
+	return Move{}, false
+}
+
+// CheckSeats returns the seat count of o (2 when unset) or an ErrOptions
+// error when it is not among allowed.
+func CheckSeats(game string, o Options, allowed ...int) (int, error) {
+	n := o.Seats
+	if n == 0 {
+		n = 2
+	}
+	for _, a := range allowed {
+		if a == n {
+			return n, nil
+		}
+	}
+	strs := make([]string, len(allowed))
+	for i, a := range allowed {
+		strs[i] = fmt.Sprint(a)
+	}
+	return 0, fmt.Errorf("%w: %s is played by %s players, not %d", ErrOptions, game, strings.Join(strs, " or "), n)
+}

@@ -1,0 +1,196 @@
+// Package rulestest is the conformance suite every game's tests run: the
+// properties that the rest of icepost relies on, checked the same way for
+// each game so that a new game cannot quietly break them.
+package rulestest
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"icepost/rules"
+)
+
+// Case is one set of options to check, with what is known of it.
+type Case struct {
+	Name    string
+	Options rules.Options
+	// Perft holds the golden perft counts from the start: Perft[0] is
+	// depth 1.
+	Perft []uint64
+	// Playouts is how many random games to play out (default 20).
+	Playouts int
+	// MaxPlies bounds a playout; a game still going after it fails the
+	// suite (default 5000).
+	MaxPlies int
+}
+
+// Run checks game g under every case.
+func Run(t *testing.T, g rules.Game, cases ...Case) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			start, err := g.Start(c.Options)
+			if err != nil {
+				t.Fatalf("Start(%+v): %v", c.Options, err)
+			}
+			t.Run("start", func(t *testing.T) { checkStart(t, g, start) })
+			t.Run("playouts", func(t *testing.T) { checkPlayouts(t, start, c) })
+			t.Run("perft", func(t *testing.T) { checkPerft(t, start, c.Perft) })
+		})
+	}
+}
+
+func checkStart(t *testing.T, g rules.Game, s rules.State) {
+	if s.Game().Name() != g.Name() {
+		t.Errorf("Game().Name() = %q, want %q", s.Game().Name(), g.Name())
+	}
+	o := s.Options()
+	if o.Seats < 2 || o.Seats > 4 {
+		t.Errorf("Options().Seats = %d, want the seat count filled in", o.Seats)
+	}
+	if s.ToMove() < 1 || s.ToMove() > o.Seats {
+		t.Errorf("ToMove() = %d at the start", s.ToMove())
+	}
+	if !strings.HasPrefix(s.Code(), g.Name()) {
+		t.Errorf("Code() = %q, want it prefixed by %q", s.Code(), g.Name())
+	}
+	if _, err := g.ParsePosition("nonsense"); !errors.Is(err, rules.ErrPosition) {
+		t.Errorf("ParsePosition(nonsense) = %v, want an error wrapping ErrPosition", err)
+	}
+	if _, err := g.Start(rules.Options{Seats: 9}); !errors.Is(err, rules.ErrOptions) {
+		t.Errorf("Start(9 seats) = %v, want an error wrapping ErrOptions", err)
+	}
+}
+
+func checkPlayouts(t *testing.T, start rules.State, c Case) {
+	n := c.Playouts
+	if n == 0 {
+		n = 20
+	}
+	maxPlies := c.MaxPlies
+	if maxPlies == 0 {
+		maxPlies = 5000
+	}
+	rng := rand.New(rand.NewPCG(1, uint64(len(c.Name))))
+	for game := range n {
+		s := start
+		for ply := 0; ; ply++ {
+			if ply > maxPlies {
+				t.Fatalf("playout %d: still going after %d plies at %s", game, maxPlies, s.Code())
+			}
+			moves := checkPosition(t, s, game == 0)
+			if len(moves) == 0 {
+				break
+			}
+			next, err := s.Play(moves[rng.IntN(len(moves))])
+			if err != nil {
+				t.Fatalf("playout %d ply %d: %v", game, ply, err)
+			}
+			s = next
+		}
+	}
+}
+
+// checkPosition checks everything the suite knows about one position and
+// returns its legal moves. With all, it plays every legal move.
+func checkPosition(t *testing.T, s rules.State, all bool) []rules.Move {
+	t.Helper()
+	code := s.Code()
+	moves := s.Moves(nil)
+	out := s.Outcome()
+	seats := s.Options().Seats
+	if len(moves) == 0 {
+		if !out.Over || s.ToMove() != 0 {
+			t.Fatalf("%s: no legal moves but Outcome %v, ToMove %d", code, out, s.ToMove())
+		}
+		if out.Winner < 0 || out.Winner > seats {
+			t.Fatalf("%s: winner %d", code, out.Winner)
+		}
+		if _, err := s.ParseMove("a1"); err == nil {
+			t.Fatalf("%s: ParseMove accepted a move after the end", code)
+		}
+	} else if out.Over || s.ToMove() < 1 || s.ToMove() > seats {
+		t.Fatalf("%s: %d legal moves but Outcome %v, ToMove %d", code, len(moves), out, s.ToMove())
+	}
+	if sc := s.Scores(); sc != nil && len(sc) != seats {
+		t.Fatalf("%s: %d scores for %d seats", code, len(sc), seats)
+	}
+	for v := 0; v <= seats; v++ {
+		b := s.Board(v)
+		if b == "" || !strings.HasSuffix(b, "\n") {
+			t.Fatalf("%s: Board(%d) = %q, want text ending in a newline", code, v, b)
+		}
+	}
+
+	// The position code round-trips.
+	back, err := s.Game().ParsePosition(code)
+	if err != nil {
+		t.Fatalf("ParsePosition(%q): %v", code, err)
+	}
+	if back.Code() != code || back.ToMove() != s.ToMove() || back.Outcome() != out {
+		t.Fatalf("position code does not round-trip:\n%s\n%s", code, back.Code())
+	}
+	if got := back.Moves(nil); !slices.Equal(got, moves) {
+		t.Fatalf("%s: the parsed position has %d moves, the original %d", code, len(got), len(moves))
+	}
+
+	// Every token is canonical, unique, and reads back to its move.
+	seen := make(map[string]bool, len(moves))
+	for _, m := range moves {
+		tok := s.FormatMove(m)
+		if tok == "" || strings.ContainsAny(tok, " \t\n{}();%") {
+			t.Fatalf("%s: bad token %q", code, tok)
+		}
+		if seen[tok] {
+			t.Fatalf("%s: two legal moves share the token %q", code, tok)
+		}
+		seen[tok] = true
+		for _, spelling := range []string{tok, strings.ToUpper(tok)} {
+			got, err := s.ParseMove(spelling)
+			if err != nil {
+				t.Fatalf("%s: ParseMove(%q): %v", code, spelling, err)
+			}
+			if got != m {
+				t.Fatalf("%s: ParseMove(%q) = %+v, want %+v", code, spelling, got, m)
+			}
+		}
+	}
+	if _, err := s.Play(rules.Move{Kind: 0xff, N: 1, Path: [rules.MaxPath]uint8{0xfe}}); err == nil {
+		t.Fatalf("%s: Play accepted a move that is not legal", code)
+	}
+
+	if all {
+		board := s.Board(0)
+		for _, m := range moves {
+			next, err := s.Play(m)
+			if err != nil {
+				t.Fatalf("%s: legal move %s did not play: %v", code, s.FormatMove(m), err)
+			}
+			if next == nil {
+				t.Fatalf("%s: Play(%s) returned nil", code, s.FormatMove(m))
+			}
+			if s.Code() != code || s.Board(0) != board {
+				t.Fatalf("%s: Play(%s) changed the position it was called on", code, s.FormatMove(m))
+			}
+			next.Code()
+		}
+	}
+	return moves
+}
+
+func checkPerft(t *testing.T, start rules.State, golden []uint64) {
+	for i, want := range golden {
+		depth := i + 1
+		if got := rules.CountPerft(start, depth); got != want {
+			t.Errorf("perft(%d) = %d, want %d", depth, got, want)
+		}
+		if depth <= 3 {
+			if got := rules.SlowPerft(start, depth); got != want {
+				t.Errorf("perft(%d) through the State interface = %d, want %d", depth, got, want)
+			}
+		}
+	}
+}
