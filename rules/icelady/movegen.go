@@ -1,0 +1,314 @@
+package icelady
+
+import "icepost/rules"
+
+// Directions, as (file, rank) steps: N NE E SE S SW W NW.
+var dirFile = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
+var dirRank = [8]int{1, 1, 0, -1, -1, -1, 0, 1}
+
+const (
+	dirN, dirNE, dirE, dirSE, dirS, dirSW, dirW, dirNW = 0, 1, 2, 3, 4, 5, 6, 7
+)
+
+// rays[sq][d] lists the squares from sq (not included) to the edge in
+// direction d; rayLen[sq][d] how many there are.
+var (
+	rays   [64][8][7]uint8
+	rayLen [64][8]uint8
+)
+
+// Directions in which each seat's smalls and mediums move.
+var (
+	smallDirs = [3][2]int{{}, {dirNW, dirNE}, {dirSW, dirSE}}
+	medDirs   = [3][3]int{{}, {dirW, dirN, dirE}, {dirW, dirS, dirE}}
+	farRank   = [3]int{0, 7, 0}
+)
+
+func init() {
+	for sq := 0; sq < 64; sq++ {
+		for d := 0; d < 8; d++ {
+			f, r := sq%8, sq/8
+			n := 0
+			for {
+				f, r = f+dirFile[d], r+dirRank[d]
+				if f < 0 || f > 7 || r < 0 || r > 7 {
+					break
+				}
+				rays[sq][d][n] = uint8(r*8 + f)
+				n++
+			}
+			rayLen[sq][d] = uint8(n)
+		}
+	}
+}
+
+// canJoin reports whether a piece of kind k of seat me may end its move on
+// sq, which holds c: its own king or king tree on its far row, with room on
+// top for it.
+func canJoin(me, k, c uint8, sq int) bool {
+	if ownerOf(c) != me || sq/8 != farRank[me] {
+		return false
+	}
+	switch kindOf(c) {
+	case king:
+		return k == small || k == med
+	case treeM:
+		return k == small
+	}
+	return false
+}
+
+// joined is the kind of a tree of kind t after a piece of kind k joins it.
+func joined(t, k uint8) uint8 {
+	if t == king {
+		if k == small {
+			return treeS
+		}
+		return treeM
+	}
+	return treeF // a small onto L+M
+}
+
+// gen holds the state of one move generation: a scratch board with the
+// moving piece lifted off, the squares a capture left a tree remnant on,
+// and the move being built.
+type gen struct {
+	cells   [64]uint8
+	blocked uint64 // tree remnants of this move: no passing, no capturing
+	me      uint8
+	kind    uint8 // kind of the moving piece
+	canProm bool  // the moving piece is S or M and its owner has a large
+	mv      rules.Move
+	out     []rules.Move
+}
+
+// AppendMoves appends the legal moves to buf: every capture chain if any
+// piece can capture, else every step. Squares are visited from a1 to h8;
+// the order is stable.
+func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
+	g := gen{cells: p.cells, me: p.turn, out: buf}
+	n0 := len(buf)
+	for sq := 0; sq < 64; sq++ {
+		c := p.cells[sq]
+		if c == 0 || ownerOf(c) != p.turn {
+			continue
+		}
+		g.kind = kindOf(c)
+		g.canProm = g.kind <= med && p.reserve[p.turn-1] > 0
+		g.cells[sq] = 0 // the moving piece's start counts as empty
+		g.mv = rules.Move{Kind: Capture, N: 1}
+		g.mv.Path[0] = uint8(sq)
+		g.chain(sq)
+		g.cells[sq] = c
+	}
+	if len(g.out) > n0 {
+		return g.out
+	}
+	for sq := 0; sq < 64; sq++ {
+		c := p.cells[sq]
+		if c == 0 || ownerOf(c) != p.turn {
+			continue
+		}
+		g.kind = kindOf(c)
+		g.canProm = g.kind <= med && p.reserve[p.turn-1] > 0
+		g.mv = rules.Move{Kind: Step, N: 2}
+		g.mv.Path[0] = uint8(sq)
+		g.steps(sq)
+	}
+	return g.out
+}
+
+// emit adds the move built so far, and its promoting twin when the moving
+// small or medium ends on its far row and may promote.
+func (g *gen) emit(join bool) {
+	g.out = append(g.out, g.mv)
+	if g.canProm && !join && int(g.mv.Path[g.mv.N-1])/8 == farRank[g.me] {
+		m := g.mv
+		m.Arg = 1
+		g.out = append(g.out, m)
+	}
+}
+
+// steps adds the moves of the piece on sq that capture nothing.
+func (g *gen) steps(sq int) {
+	switch g.kind {
+	case small:
+		for _, d := range smallDirs[g.me] {
+			if rayLen[sq][d] < 1 {
+				continue
+			}
+			to := rays[sq][d][0]
+			g.stepTo(to)
+		}
+	case med:
+		for _, d := range medDirs[g.me] {
+			if rayLen[sq][d] < 2 || g.cells[rays[sq][d][0]] != 0 {
+				continue
+			}
+			g.stepTo(rays[sq][d][1])
+		}
+	default:
+		rng := int(g.kind)
+		for d := 0; d < 8; d++ {
+			n := min(int(rayLen[sq][d]), rng)
+			for i := 0; i < n; i++ {
+				to := rays[sq][d][i]
+				if g.cells[to] != 0 {
+					break
+				}
+				g.mv.Path[1] = to
+				g.out = append(g.out, g.mv)
+			}
+		}
+	}
+}
+
+// stepTo adds a small's or medium's step to to: onto an empty square, or
+// joining its own king there.
+func (g *gen) stepTo(to uint8) {
+	c := g.cells[to]
+	switch {
+	case c == 0:
+		g.mv.Path[1] = to
+		g.emit(false)
+	case canJoin(g.me, g.kind, c, int(to)):
+		g.mv.Path[1] = to
+		g.emit(true)
+	}
+}
+
+// chain extends the capture built so far from sq, where the moving piece
+// now stands, by every possible leap; when there is none and the move has
+// captured, the move is complete.
+func (g *gen) chain(sq int) {
+	found := false
+	switch g.kind {
+	case small, med:
+		var dirs []int
+		if g.kind == small {
+			dirs = smallDirs[g.me][:]
+		} else {
+			dirs = medDirs[g.me][:]
+		}
+		for _, d := range dirs {
+			if rayLen[sq][d] < 2 {
+				continue
+			}
+			over, to := rays[sq][d][0], rays[sq][d][1]
+			oc := g.cells[over]
+			if oc == 0 || ownerOf(oc) == g.me || g.blocked&(1<<over) != 0 {
+				continue
+			}
+			tc := g.cells[to]
+			join := false
+			if tc != 0 {
+				if !canJoin(g.me, g.kind, tc, int(to)) {
+					continue
+				}
+				join = true
+			}
+			found = true
+			g.take(over, oc)
+			g.mv.Add(to)
+			if join {
+				g.emit(true)
+			} else {
+				g.chain(int(to))
+			}
+			g.mv.N--
+			g.mv.Path[g.mv.N] = 0
+			g.cells[over] = oc
+			g.blocked &^= 1 << over
+		}
+	default:
+		rng := int(g.kind)
+		for d := 0; d < 8; d++ {
+			n := min(int(rayLen[sq][d]), rng)
+			ray := &rays[sq][d]
+			i := 0
+			for i < n && g.cells[ray[i]] == 0 {
+				i++
+			}
+			if i+1 >= n {
+				continue // no enemy, or no room beyond it
+			}
+			over := ray[i]
+			oc := g.cells[over]
+			if ownerOf(oc) == g.me || g.blocked&(1<<over) != 0 || g.cells[ray[i+1]] != 0 {
+				continue
+			}
+			g.take(over, oc)
+			for i++; i < n && g.cells[ray[i]] == 0; i++ {
+				found = true
+				g.mv.Add(ray[i])
+				g.chain(int(ray[i]))
+				g.mv.N--
+				g.mv.Path[g.mv.N] = 0
+			}
+			g.cells[over] = oc
+			g.blocked &^= 1 << over
+		}
+	}
+	if !found && g.mv.N > 1 {
+		g.emit(false)
+	}
+}
+
+// take captures the piece oc on over for the rest of the move: a tree
+// keeps its lower pieces there as an obstacle.
+func (g *gen) take(over, oc uint8) {
+	rest := afterCapture[kindOf(oc)]
+	if rest == 0 {
+		g.cells[over] = 0
+		return
+	}
+	g.cells[over] = cell(ownerOf(oc), rest)
+	g.blocked |= 1 << over
+}
+
+// Apply returns the position after m, which must be legal here (it is not
+// checked).
+func (p Position) Apply(m rules.Move) Position {
+	from := m.Path[0]
+	pc := p.cells[from]
+	p.cells[from] = 0
+	if m.Kind == Capture {
+		for i := 1; i < int(m.N); i++ {
+			a, b := int(m.Path[i-1]), int(m.Path[i])
+			step := sign(b/8-a/8)*8 + sign(b%8-a%8)
+			for s := a + step; s != b; s += step {
+				if c := p.cells[s]; c != 0 {
+					if rest := afterCapture[kindOf(c)]; rest != 0 {
+						p.cells[s] = cell(ownerOf(c), rest)
+					} else {
+						p.cells[s] = 0
+					}
+					break
+				}
+			}
+		}
+	}
+	to := m.Path[m.N-1]
+	switch {
+	case p.cells[to] != 0:
+		t := p.cells[to]
+		p.cells[to] = cell(ownerOf(t), joined(kindOf(t), kindOf(pc)))
+	case m.Arg == 1:
+		p.cells[to] = cell(p.turn, king)
+		p.reserve[p.turn-1]--
+	default:
+		p.cells[to] = pc
+	}
+	p.turn = 3 - p.turn
+	return p
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
