@@ -1,0 +1,405 @@
+// Package icefrogs implements IceFrogs (Jason Spears, Erik Oosterwal) for
+// two or three players, as shared/RULES.md section 4 settles it: pieces
+// enter from each player's supply of 5 small, 5 medium and 5 large onto
+// the player's start space and move at once, step onto empty cells or
+// pieces the same size or larger, hop in chains over pieces the same size
+// or smaller, and win by ending a move on an opponent's start space.
+//
+// # Boards
+//
+// Options.Board is "star" (the default, also for "") or "hex". Both have
+// 37 cells named by row (a from the bottom) and number in the row (1 from
+// the left). The star has rows a..i of 1, 2, 7, 6, 5, 6, 7, 2, 1 cells
+// and start spaces a1, i1 (2 seats) or a1, g1, g7 (3 seats); the hexagon
+// of side 4 has rows a..g of 4, 5, 6, 7, 6, 5, 4 cells and start spaces
+// a1, g4 (2 seats) or a1, g1, d7 (3 seats). The boards are a table of rows
+// (geometry.go); neighbours and lines are computed from it.
+//
+// # Moves
+//
+// A Move is a board move (Kind Step, Path the cells visited from the
+// piece's cell to where it ends), an entry (Kind Enter, Size the piece
+// taken from the supply, Path[0] the mover's start space, then the cells
+// visited as for a board move), or a pass (Kind Pass, no path). Tokens are
+// d2-d3, c3-e3-e5, M@a1-b1, L@a1-c3-c5 and pass; ParseMove takes them in
+// any case. Moves lists the board moves by the cell the piece stands on,
+// then the entries by size (small, medium, large); each piece's moves
+// come in the order a depth-first search finds them (steps first, then
+// hop chains, directions counter-clockwise from east).
+//
+// # Position code
+//
+//	IceFrogs <board> <seats> <cells> <supplies> <to move>
+//
+// board: star or hex; seats: 2 or 3; cells: the rows from a (bottom) up,
+// joined by '/', each cell from the left as '.' when empty, a piece as its
+// seat and size ("1S"), or a stack of several in parentheses, top piece
+// first ("(2M1S)": seat 2's medium on seat 1's small); supplies: each
+// seat's supply as three digits small, medium, large, joined by '/'; to
+// move: the seat, or - when the game is over (the winner is then the
+// owner of the piece on an opponent's start space, or nobody when no
+// player can move). The star's start is
+//
+//	IceFrogs star 2 ./../......./....../...../....../......./../. 555/555 1
+//
+// A code must account for every piece: each seat has 5 of each size on
+// the board and in its supply together.
+//
+// # Settled points
+//
+// Where RULES.md is silent this package decides, and says so here:
+//   - Whether anyone can move is checked after every turn: when the seat
+//     to move has no legal turn but another seat has, its only move is
+//     pass; when no seat has one, the game ends at once as a draw.
+//   - While a game is going on every start space is empty (a piece may
+//     not end on its own start space, and ending on another's ends the
+//     game), so a position code of a game going on with a piece on a start
+//     space is refused. An entering piece is therefore always put on an
+//     empty start space.
+//   - The moving piece is lifted off the board for the whole move: the
+//     cell it started from shows the piece beneath (which may be hopped
+//     over, or nothing, which may not).
+//
+// Random play does not always end by itself: nothing is ever captured, and
+// pieces can shuffle back and forth for ever. There is no rule against it
+// (RULES.md has none and this package invents none); a game record simply
+// stops.
+package icefrogs
+
+import (
+	"fmt"
+
+	"icepost/rules"
+)
+
+// Move kinds.
+const (
+	Step  = 1 // a board move: a step, or a chain of hops
+	Enter = 2 // a piece from the supply, put on the start space and moved
+	Pass  = 3 // no legal turn
+)
+
+// maxPieces is the number of pieces in a 3-seat game. Piece p belongs to
+// seat p/15+1 and has size (p%15)/5+1.
+const maxPieces = 45
+
+type game struct{}
+
+// Game is IceFrogs.
+var Game rules.Game = game{}
+
+func (game) Name() string { return "IceFrogs" }
+
+func (game) Start(o rules.Options) (rules.State, error) {
+	p, err := Start(o)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Start returns the position before the first move: an empty board, full
+// supplies, seat 1 to move.
+func Start(o rules.Options) (Position, error) {
+	seats, err := rules.CheckSeats("IceFrogs", o, 2, 3)
+	if err != nil {
+		return Position{}, err
+	}
+	if o.Target != 0 {
+		return Position{}, fmt.Errorf("%w: IceFrogs has no target score", rules.ErrOptions)
+	}
+	b, ok := boardIndex(o.Board)
+	if !ok {
+		return Position{}, fmt.Errorf("%w: IceFrogs is played on the star or hex board, not %q", rules.ErrOptions, o.Board)
+	}
+	p := Position{board: b, seats: uint8(seats), toMove: 1}
+	for s := range seats {
+		p.supply[s] = [3]uint8{5, 5, 5}
+	}
+	return p, nil
+}
+
+func boardIndex(name string) (uint8, bool) {
+	switch name {
+	case "", "star":
+		return 0, true
+	case "hex":
+		return 1, true
+	}
+	return 0, false
+}
+
+// Position is an IceFrogs position. It is a plain value: copies are
+// independent. Stacks are linked lists through fixed arrays: each cell
+// knows its top piece and each piece the one beneath it.
+type Position struct {
+	top    [maxCells]uint8  // top piece + 1, 0 when empty
+	below  [maxPieces]uint8 // the piece beneath + 1, 0 when none
+	supply [3][3]uint8      // supply[seat-1][size-1]
+	board  uint8            // 0 star, 1 hex
+	seats  uint8
+	toMove uint8 // 1..seats, 0 when the game is over
+	winner uint8 // when over: the winning seat, 0 for a draw
+}
+
+func pieceSeat(p uint8) uint8 { return p/15 + 1 }
+func pieceSize(p uint8) uint8 { return (p%15)/5 + 1 }
+
+func (p *Position) geo() *geometry { return geos[p.board] }
+
+// sizes returns the size of each cell's top piece, 0 for empty cells.
+func (p *Position) sizes() (ts [maxCells]uint8) {
+	for c, t := range p.top {
+		if t != 0 {
+			ts[c] = pieceSize(t - 1)
+		}
+	}
+	return ts
+}
+
+// gen searches the moves of one piece. In any mode it stops at the first
+// move found.
+type gen struct {
+	g     *geometry
+	ts    [maxCells]uint8 // top sizes with the moving piece lifted off
+	own   uint8           // the mover's start space
+	size  uint8           // the moving piece's size
+	any   bool
+	found bool
+	m     rules.Move // the move being built; Path past N is kept zero
+	buf   []rules.Move
+}
+
+func (gn *gen) emit() {
+	if gn.any {
+		gn.found = true
+		return
+	}
+	gn.buf = append(gn.buf, gn.m)
+}
+
+func (gn *gen) push(c uint8) {
+	gn.m.Path[gn.m.N] = c
+	gn.m.N++
+}
+
+func (gn *gen) pop() {
+	gn.m.N--
+	gn.m.Path[gn.m.N] = 0
+}
+
+// from finds the moves of the lifted piece from c0: single steps, then
+// hop chains.
+func (gn *gen) from(c0 uint8) {
+	gn.push(c0)
+	for _, n := range gn.g.nb[c0] {
+		if n == none || n == gn.own {
+			continue
+		}
+		if t := gn.ts[n]; t == 0 || t >= gn.size {
+			gn.push(n)
+			gn.emit()
+			gn.pop()
+			if gn.found {
+				break
+			}
+		}
+	}
+	if !gn.found {
+		gn.hops(c0, 1<<c0)
+	}
+	gn.pop()
+}
+
+// hops extends a chain that stands on the empty cell cur, having landed on
+// (or started from) the cells in visited.
+func (gn *gen) hops(cur uint8, visited uint64) {
+	g := gn.g
+	for d, over := range g.nb[cur] {
+		if over == none {
+			continue
+		}
+		if t := gn.ts[over]; t == 0 || t > gn.size {
+			continue
+		}
+		land := g.nb[over][d]
+		if land == none || visited&(1<<land) != 0 {
+			continue
+		}
+		lt := gn.ts[land]
+		if lt != 0 && lt < gn.size {
+			continue
+		}
+		gn.push(land)
+		if land != gn.own {
+			gn.emit()
+		}
+		if lt == 0 && !gn.found {
+			v := visited | 1<<land
+			gn.hops(land, v)
+			for _, n := range g.nb[land] {
+				if gn.found {
+					break
+				}
+				if n == none || v&(1<<n) != 0 || n == gn.own || gn.ts[n] < gn.size {
+					continue
+				}
+				gn.push(n)
+				gn.emit()
+				gn.pop()
+			}
+		}
+		gn.pop()
+		if gn.found {
+			return
+		}
+	}
+}
+
+// search runs the move search for seat: board moves by cell, then entries
+// by size.
+func (p *Position) search(gn *gen, seat uint8) {
+	gn.g = p.geo()
+	gn.ts = p.sizes()
+	gn.own = gn.g.start(int(p.seats), int(seat))
+	for c, t := range p.top {
+		if t == 0 || pieceSeat(t-1) != seat {
+			continue
+		}
+		piece := t - 1
+		old := gn.ts[c]
+		gn.ts[c] = 0
+		if b := p.below[piece]; b != 0 {
+			gn.ts[c] = pieceSize(b - 1)
+		}
+		gn.size = pieceSize(piece)
+		gn.m = rules.Move{Kind: Step}
+		gn.from(uint8(c))
+		gn.ts[c] = old
+		if gn.found {
+			return
+		}
+	}
+	for s := range uint8(3) {
+		if p.supply[seat-1][s] == 0 {
+			continue
+		}
+		gn.size = s + 1
+		gn.m = rules.Move{Kind: Enter, Size: s + 1}
+		gn.from(gn.own)
+		if gn.found {
+			return
+		}
+	}
+}
+
+// canMove reports whether seat has a legal turn other than passing.
+func (p *Position) canMove(seat uint8) bool {
+	var gn gen
+	gn.any = true
+	p.search(&gn, seat)
+	return gn.found
+}
+
+// AppendMoves appends the legal moves to buf (see the package comment for
+// their order).
+func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
+	if p.toMove == 0 {
+		return buf
+	}
+	var gn gen
+	n := len(buf)
+	gn.buf = buf
+	p.search(&gn, p.toMove)
+	buf = gn.buf
+	if len(buf) == n {
+		buf = append(buf, rules.Move{Kind: Pass})
+	}
+	return buf
+}
+
+// Apply returns the position after m, which must be legal here (it is not
+// checked).
+func (p Position) Apply(m rules.Move) Position {
+	seat := p.toMove
+	if m.Kind != Pass {
+		var piece uint8
+		c0 := m.Path[0]
+		if m.Kind == Enter {
+			left := &p.supply[seat-1][m.Size-1]
+			piece = (seat-1)*15 + (m.Size-1)*5 + 5 - *left
+			*left--
+		} else {
+			piece = p.top[c0] - 1
+			p.top[c0] = p.below[piece]
+		}
+		dest := m.Path[m.N-1]
+		p.below[piece] = p.top[dest]
+		p.top[dest] = piece + 1
+		g := p.geo()
+		for s := range p.seats {
+			if s+1 != seat && g.start(int(p.seats), int(s+1)) == dest {
+				p.toMove, p.winner = 0, seat
+				return p
+			}
+		}
+	}
+	next := seat%p.seats + 1
+	p.toMove = next
+	if !p.canMove(next) {
+		for s := range p.seats {
+			if s+1 != next && p.canMove(s+1) {
+				return p
+			}
+		}
+		p.toMove, p.winner = 0, 0
+	}
+	return p
+}
+
+// Perft counts the leaf nodes depth plies below p.
+func (p Position) Perft(depth int) uint64 { return rules.Perft(p, depth) }
+
+// Game returns IceFrogs.
+func (p Position) Game() rules.Game { return Game }
+
+// Options returns the seats and the board.
+func (p Position) Options() rules.Options {
+	return rules.Options{Seats: int(p.seats), Board: p.geo().name}
+}
+
+// ToMove returns the seat to move, 0 when the game is over.
+func (p Position) ToMove() int { return int(p.toMove) }
+
+// Moves appends the legal moves to buf[:0].
+func (p Position) Moves(buf []rules.Move) []rules.Move { return p.AppendMoves(buf[:0]) }
+
+// Play returns the position after m, or an error when m is not legal here.
+func (p Position) Play(m rules.Move) (rules.State, error) {
+	if p.toMove == 0 {
+		return nil, &rules.MoveError{Reason: "the game is over", Kind: rules.ErrGameOver}
+	}
+	if why := p.check(m); why != "" {
+		return nil, rules.Illegal(p.FormatMove(m), "%s", why)
+	}
+	return p.Apply(m), nil
+}
+
+// Outcome tells whether the game is over and who won.
+func (p Position) Outcome() rules.Outcome {
+	if p.toMove != 0 {
+		return rules.Outcome{}
+	}
+	return rules.Outcome{Over: true, Winner: int(p.winner)}
+}
+
+// Scores returns nil: IceFrogs has no scores.
+func (p Position) Scores() []int { return nil }
+
+// Supply returns how many pieces of size (1..3) seat still has to enter.
+func (p Position) Supply(seat, size int) int {
+	if seat < 1 || seat > int(p.seats) || size < 1 || size > 3 {
+		return 0
+	}
+	return int(p.supply[seat-1][size-1])
+}
