@@ -1,0 +1,270 @@
+package notation
+
+import (
+	"io"
+	"strconv"
+	"strings"
+)
+
+// maxDepth bounds the nesting of variations so that hostile input cannot
+// exhaust the stack.
+const maxDepth = 200
+
+// Parse reads every record in src. It returns the records that parsed
+// (those with errors are left out) and the syntax errors found, in order.
+// file names the input in error messages.
+func Parse(file string, src []byte) ([]*Record, ErrorList) {
+	p := &parser{s: newScanner(file, string(src)), file: file}
+	p.next()
+	var recs []*Record
+	for p.tok.kind != tEOF {
+		before := len(p.s.errs)
+		rec := p.record()
+		if len(p.s.errs) > before {
+			p.recover()
+			continue
+		}
+		if rec != nil {
+			recs = append(recs, rec)
+		}
+	}
+	return recs, ErrorList(p.s.errs)
+}
+
+// ParseReader is Parse on everything r holds.
+func ParseReader(file string, r io.Reader) ([]*Record, ErrorList, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, errs := Parse(file, src)
+	return recs, errs, nil
+}
+
+type parser struct {
+	s    *scanner
+	tok  token
+	file string
+}
+
+func (p *parser) next() { p.tok = p.s.next() }
+
+func (p *parser) errorf(pos Pos, format string, args ...any) {
+	p.s.errorAt(pos, format, args...)
+}
+
+// recover skips to the next record after an error: to the next tag that
+// begins a line after some movetext, or after a result marker.
+func (p *parser) recover() {
+	sawMovetext := false
+	for p.tok.kind != tEOF {
+		if p.tok.kind == tTag && p.tok.startsLine && sawMovetext {
+			return
+		}
+		if p.tok.kind != tTag {
+			sawMovetext = true
+		}
+		p.next()
+	}
+}
+
+func (p *parser) record() *Record {
+	rec := &Record{Pos: p.tok.pos, File: p.file}
+	seen := map[string]bool{}
+	for p.tok.kind == tTag {
+		t := p.tok
+		if t.text != "" {
+			if seen[t.text] {
+				p.errorf(t.pos, "tag %s appears twice", t.text)
+			}
+			seen[t.text] = true
+			rec.Tags = append(rec.Tags, Tag{Name: t.text, Value: t.value, Pos: t.pos})
+		}
+		p.next()
+	}
+	line, ok := p.line(0)
+	rec.Main = *line
+	if !ok {
+		return nil
+	}
+	switch p.tok.kind {
+	case tWord:
+		rec.Result, rec.ResultPos = p.tok.text, p.tok.pos
+		p.next()
+	case tClose:
+		p.errorf(p.tok.pos, "')' closes no variation")
+		return nil
+	case tTag:
+		p.errorf(p.tok.pos, "the record before this tag has no result marker: end it with 1-0, 0-1, 1/2-1/2 or *")
+		return nil
+	case tEOF:
+		p.errorf(p.tok.pos, "the record has no result marker: end it with 1-0, 0-1, 1/2-1/2 or *")
+		return nil
+	}
+	return rec
+}
+
+// line parses moves until a result marker, a ')' (inside a variation), a
+// tag or the end. ok is false after an error.
+func (p *parser) line(depth int) (*Line, bool) {
+	l := &Line{Pos: p.tok.pos}
+	var pending []string // comments waiting for the next move
+	number, numberPos := 0, Pos{}
+	var last *Move
+	for {
+		switch p.tok.kind {
+		case tComment:
+			if last == nil || number != 0 {
+				pending = append(pending, p.tok.text)
+			} else if len(last.Variations) > 0 {
+				// A comment after a variation belongs before the next move.
+				pending = append(pending, p.tok.text)
+			} else {
+				last.After = append(last.After, p.tok.text)
+			}
+			p.next()
+		case tNAG:
+			if last == nil || len(last.After) > 0 || len(last.Variations) > 0 || number != 0 || len(pending) > 0 {
+				p.errorf(p.tok.pos, "an annotation must follow a move")
+				return l, false
+			}
+			last.NAGs = append(last.NAGs, p.tok.nag)
+			p.next()
+		case tOpen:
+			if last == nil || number != 0 {
+				p.errorf(p.tok.pos, "a variation must follow the move it replaces")
+				return l, false
+			}
+			if depth >= maxDepth {
+				p.errorf(p.tok.pos, "variations nest more than %d deep", maxDepth)
+				return l, false
+			}
+			open := p.tok.pos
+			p.next()
+			v, ok := p.line(depth + 1)
+			if !ok {
+				return l, false
+			}
+			if p.tok.kind != tClose {
+				p.errorf(open, "variation not closed: add ')'")
+				return l, false
+			}
+			p.next()
+			v.Pos = open
+			last.Variations = append(last.Variations, v)
+			// Comments before the variation that followed the move are
+			// the move's; those after go before the next move.
+		case tWord:
+			w := p.tok
+			if isResultLike(w.text) {
+				if number != 0 {
+					p.errorf(numberPos, "a move number must be followed by a move")
+					return l, false
+				}
+				if depth > 0 {
+					p.errorf(w.pos, "a result marker inside a variation: close it with ')' first")
+					return l, false
+				}
+				if !validResult(w.text) {
+					p.errorf(w.pos, "%q is not a result: use 1-0, 0-1, 1/2-1/2, * or each seat's points joined by '-' (0-1-0)", w.text)
+					return l, false
+				}
+				l.Comments = append(l.Comments, pending...)
+				return l, true
+			}
+			text, pos := w.text, w.pos
+			if text[0] >= '0' && text[0] <= '9' {
+				if number != 0 {
+					p.errorf(w.pos, "two move numbers in a row")
+					return l, false
+				}
+				n, rest, ok := splitNumber(text)
+				if !ok {
+					p.errorf(w.pos, "%q is not a move number: write it as 12.", text)
+					return l, false
+				}
+				number, numberPos = n, w.pos
+				if rest == "" {
+					p.next()
+					continue
+				}
+				text = rest
+				pos.Col += len(w.text) - len(rest)
+			}
+			m := &Move{Token: text, Pos: pos, Number: number, NumberPos: numberPos, Before: pending}
+			pending = nil
+			number, numberPos = 0, Pos{}
+			l.Moves = append(l.Moves, m)
+			last = m
+			p.next()
+		case tClose, tTag, tEOF:
+			if number != 0 {
+				p.errorf(numberPos, "a move number must be followed by a move")
+				return l, false
+			}
+			l.Comments = append(l.Comments, pending...)
+			if p.tok.kind == tClose && depth == 0 {
+				p.errorf(p.tok.pos, "')' closes no variation")
+				return l, false
+			}
+			if p.tok.kind != tClose && depth > 0 {
+				p.errorf(p.tok.pos, "variation not closed: add ')'")
+				return l, false
+			}
+			return l, true
+		default:
+			p.errorf(p.tok.pos, "unexpected input")
+			return l, false
+		}
+	}
+}
+
+// isResultLike reports whether a word is meant as a result marker.
+func isResultLike(w string) bool {
+	if w == "*" {
+		return true
+	}
+	if w[0] < '0' || w[0] > '9' {
+		return false
+	}
+	return strings.ContainsAny(w, "-/") && !strings.Contains(w, ".")
+}
+
+// validResult checks a result marker's shape: * or 2 to 4 parts of 0, 1
+// or 1/2 joined by '-'.
+func validResult(w string) bool {
+	if w == "*" {
+		return true
+	}
+	parts := strings.Split(w, "-")
+	if len(parts) < 2 || len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p != "0" && p != "1" && p != "1/2" {
+			return false
+		}
+	}
+	return true
+}
+
+// splitNumber reads "12." or "12..." at the start of a word and returns the
+// number and the rest of the word.
+func splitNumber(w string) (int, string, bool) {
+	i := 0
+	for i < len(w) && w[i] >= '0' && w[i] <= '9' {
+		i++
+	}
+	j := i
+	for j < len(w) && w[j] == '.' {
+		j++
+	}
+	if j == i || (j-i != 1 && j-i != 3) || i > 6 {
+		return 0, "", false
+	}
+	n, err := strconv.Atoi(w[:i])
+	if err != nil || n < 1 {
+		return 0, "", false
+	}
+	return n, w[j:], true
+}

@@ -1,0 +1,308 @@
+package notation
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"icepost/rules"
+	"icepost/rules/games"
+)
+
+// Game is a record replayed against its game's rules.
+type Game struct {
+	Record  *Record
+	Rules   rules.Game
+	Options rules.Options
+	// States[i] is the position after i plies of the main line; States[0]
+	// is the start (or the Setup position).
+	States []rules.State
+	// Moves are the main line's moves, decoded.
+	Moves []rules.Move
+	// canonical holds every move's canonical token, variations included.
+	canonical map[*Move]string
+}
+
+// Final returns the position at the end of the main line.
+func (g *Game) Final() rules.State { return g.States[len(g.States)-1] }
+
+// Canonicalize rewrites every move token of the record in canonical form
+// and the Game tag in its canonical spelling.
+func (g *Game) Canonicalize() {
+	for m, tok := range g.canonical {
+		m.Token = tok
+	}
+	g.Record.SetTag("Game", g.Rules.Name())
+}
+
+// Terminations are the values the Termination tag may take.
+var Terminations = []string{"normal", "resignation", "agreement", "time forfeit", "abandoned"}
+
+// Replay checks rec against its game's rules: the tags that carry meaning,
+// every move of the main line and of every variation, the move numbers,
+// the result and the score. It stops at the first problem and returns it as
+// an *Error.
+func Replay(rec *Record) (*Game, error) {
+	r := replayer{rec: rec}
+	g, err := r.run()
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+type replayer struct {
+	rec   *Record
+	seats int
+	g     *Game
+}
+
+func (r *replayer) fail(pos Pos, ply int, tok string, err error) error {
+	return &Error{File: r.rec.File, Pos: pos, Ply: ply, Token: tok, Err: err}
+}
+
+func (r *replayer) tagPos(name string) Pos {
+	for _, t := range r.rec.Tags {
+		if t.Name == name {
+			return t.Pos
+		}
+	}
+	return r.rec.Pos
+}
+
+func (r *replayer) run() (*Game, error) {
+	rec := r.rec
+	name, ok := rec.Tag("Game")
+	if !ok {
+		return nil, r.fail(rec.Pos, 0, "", errorf(ErrTag, "the Game tag is required, like [Game \"IceSickle\"]; the games are %s", strings.Join(games.Names(), ", ")))
+	}
+	game, ok := games.Lookup(name)
+	if !ok {
+		return nil, r.fail(r.tagPos("Game"), 0, "", errorf(ErrGame, "unknown game %q: use one of %s", name, strings.Join(games.Names(), ", ")))
+	}
+	r.seats = rec.Seats()
+	if hasPlayers(rec) {
+		for k := 1; k <= r.seats; k++ {
+			if _, ok := rec.Tag("Player" + strconv.Itoa(k)); !ok {
+				return nil, r.fail(rec.Pos, 0, "", errorf(ErrTag, "Player%d is missing: seats are numbered Player1 to Player%d without gaps", k, r.seats))
+			}
+		}
+	}
+	opts := rules.Options{Seats: r.seats}
+	if v, ok := rec.Tag("Target"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, r.fail(r.tagPos("Target"), 0, "", errorf(ErrTag, "Target %q: the score that wins is a whole number above 0", v))
+		}
+		opts.Target = n
+	}
+	if v, ok := rec.Tag("Board"); ok {
+		opts.Board = strings.ToLower(v)
+	}
+	start, err := game.Start(opts)
+	if err != nil {
+		return nil, r.fail(rec.Pos, 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+	}
+	if v, ok := rec.Tag("Setup"); ok {
+		setup, err := game.ParsePosition(v)
+		if err != nil {
+			return nil, r.fail(r.tagPos("Setup"), 0, "", errorf(ErrTag, "Setup: %v", err))
+		}
+		if setup.Options() != start.Options() {
+			return nil, r.fail(r.tagPos("Setup"), 0, "", errorf(ErrTag, "Setup is a position with options %+v but the tags give %+v", setup.Options(), start.Options()))
+		}
+		start = setup
+	}
+	if v, ok := rec.Tag("Date"); ok && !validDate(v) {
+		return nil, r.fail(r.tagPos("Date"), 0, "", errorf(ErrTag, "Date %q: write it as YYYY.MM.DD, with ? for unknown digits", v))
+	}
+	term, hasTerm := rec.Tag("Termination")
+	if hasTerm && !slices.Contains(Terminations, term) {
+		return nil, r.fail(r.tagPos("Termination"), 0, "", errorf(ErrTag, "Termination %q: use one of %s", term, strings.Join(Terminations, ", ")))
+	}
+	if v, ok := rec.Tag("Result"); ok && v != rec.Result {
+		return nil, r.fail(r.tagPos("Result"), 0, "", errorf(ErrResult, "the Result tag %q differs from the result marker %q", v, rec.Result))
+	}
+
+	r.g = &Game{Record: rec, Rules: game, Options: start.Options(), States: []rules.State{start}, canonical: map[*Move]string{}}
+	if err := r.line(&rec.Main, start, 0, true); err != nil {
+		return nil, err
+	}
+	final := r.g.Final()
+	if err := r.checkResult(final, term, hasTerm); err != nil {
+		return nil, err
+	}
+	if v, ok := rec.Tag("Score"); ok {
+		if err := r.checkScore(final, v); err != nil {
+			return nil, err
+		}
+	}
+	return r.g, nil
+}
+
+func hasPlayers(rec *Record) bool {
+	for _, t := range rec.Tags {
+		if _, ok := playerIndex(t.Name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// optionsReason strips the sentinel's own words from a game's options
+// error, which the notation error kind already says.
+func optionsReason(err error) string {
+	return strings.TrimPrefix(err.Error(), rules.ErrOptions.Error()+": ")
+}
+
+// line replays the moves of l from s; ply is the 0-based ply of its first
+// move. main records the states of the main line.
+func (r *replayer) line(l *Line, s rules.State, ply int, main bool) error {
+	for i, m := range l.Moves {
+		n := ply + i + 1 // 1-based ply of this move
+		if m.Number != 0 {
+			if want := (n-1)/r.seats + 1; m.Number != want {
+				return r.fail(m.NumberPos, n, m.Token, errorf(ErrMoveNumber, "move number %d where %d belongs (%d seats: each number covers %d turns); is a move missing or doubled?", m.Number, want, r.seats, r.seats))
+			}
+		}
+		// Variations replace this move: replay them from the position
+		// before it.
+		for _, v := range m.Variations {
+			if err := r.line(v, s, n-1, false); err != nil {
+				return err
+			}
+		}
+		next, mv, err := rules.Play(s, m.Token)
+		if err != nil {
+			return r.fail(m.Pos, n, m.Token, moveError(err, s))
+		}
+		r.g.canonical[m] = s.FormatMove(mv)
+		if main {
+			r.g.States = append(r.g.States, next)
+			r.g.Moves = append(r.g.Moves, mv)
+		}
+		s = next
+	}
+	return nil
+}
+
+// moveError words a rules error for a record: the token and the reason,
+// with whose turn it was.
+func moveError(err error, s rules.State) error {
+	var me *rules.MoveError
+	if errors.As(err, &me) {
+		msg := me.Error()
+		if errors.Is(err, rules.ErrGameOver) {
+			msg = me.Token + ": the game is already over (" + s.Outcome().String() + ")"
+		} else if s.ToMove() > 0 {
+			msg += fmt.Sprintf(" (seat %d to move)", s.ToMove())
+		}
+		return errorf(ErrMove, "%s", msg)
+	}
+	return errorf(ErrMove, "%v", err)
+}
+
+// ResultString is the result marker for an outcome with seats seats: "1-0",
+// "0-1", "1/2-1/2", or each seat's points joined by '-'; "*" when the game
+// is not over.
+func ResultString(o rules.Outcome, seats int) string {
+	if !o.Over {
+		return "*"
+	}
+	parts := make([]string, seats)
+	for i := range parts {
+		switch {
+		case o.Winner == 0:
+			parts[i] = "1/2"
+		case o.Winner == i+1:
+			parts[i] = "1"
+		default:
+			parts[i] = "0"
+		}
+	}
+	return strings.Join(parts, "-")
+}
+
+// ParseResult reads a result marker for seats seats: the winning seat (0 for
+// a draw) and whether the game is decided (false for "*").
+func ParseResult(marker string, seats int) (winner int, decided bool, err error) {
+	if marker == "*" {
+		return 0, false, nil
+	}
+	for w := 0; w <= seats; w++ {
+		if ResultString(rules.Outcome{Over: true, Winner: w}, seats) == marker {
+			return w, true, nil
+		}
+	}
+	return 0, false, errorf(ErrResult, "%q is not a result for %d seats: one winner scores 1 and the others 0 (%s), or a draw gives each 1/2 (%s), or * while not finished",
+		marker, seats, ResultString(rules.Outcome{Over: true, Winner: 1}, seats), ResultString(rules.Outcome{Over: true}, seats))
+}
+
+func (r *replayer) checkResult(final rules.State, term string, hasTerm bool) error {
+	rec := r.rec
+	n := len(rec.Main.Moves)
+	winner, decided, err := ParseResult(rec.Result, r.seats)
+	if err != nil {
+		return r.fail(rec.ResultPos, 0, "", err)
+	}
+	out := final.Outcome()
+	if out.Over {
+		want := ResultString(out, r.seats)
+		if rec.Result != want {
+			return r.fail(rec.ResultPos, n, "", errorf(ErrResult, "the game ended by the rules after ply %d (%s): the result is %s, not %s", n, out, want, rec.Result))
+		}
+		if hasTerm && term != "normal" {
+			return r.fail(r.tagPos("Termination"), n, "", errorf(ErrResult, "the game ended by the rules after ply %d: Termination is normal, not %q", n, term))
+		}
+		return nil
+	}
+	if decided {
+		if !hasTerm || term == "normal" {
+			return r.fail(rec.ResultPos, n, "", errorf(ErrResult, "the game is not over after ply %d (seat %d to move): write * or say how it ended with a Termination tag (resignation, agreement, time forfeit, abandoned)", n, final.ToMove()))
+		}
+		if term == "agreement" && winner != 0 {
+			return r.fail(rec.ResultPos, n, "", errorf(ErrResult, "a game ended by agreement is a draw: %s", ResultString(rules.Outcome{Over: true}, r.seats)))
+		}
+	} else if hasTerm && term == "normal" {
+		return r.fail(r.tagPos("Termination"), n, "", errorf(ErrResult, "Termination normal but the game is not over after ply %d", n))
+	}
+	return nil
+}
+
+func (r *replayer) checkScore(final rules.State, v string) error {
+	pos := r.tagPos("Score")
+	scores := final.Scores()
+	if scores == nil {
+		return r.fail(pos, 0, "", errorf(ErrScore, "%s has no scores: remove the Score tag", r.g.Rules.Name()))
+	}
+	parts := strings.Split(v, ":")
+	if len(parts) != r.seats {
+		return r.fail(pos, 0, "", errorf(ErrScore, "Score %q: give %d seats' points joined by ':'", v, r.seats))
+	}
+	want := make([]string, len(scores))
+	for i, s := range scores {
+		want[i] = strconv.Itoa(s)
+	}
+	if v != strings.Join(want, ":") {
+		return r.fail(pos, 0, "", errorf(ErrScore, "Score %q, but the moves give %s", v, strings.Join(want, ":")))
+	}
+	return nil
+}
+
+// validDate checks YYYY.MM.DD with '?' allowed for any digit.
+func validDate(v string) bool {
+	if len(v) != 10 || v[4] != '.' || v[7] != '.' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if i == 4 || i == 7 {
+			continue
+		}
+		if c := v[i]; c != '?' && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
