@@ -1,0 +1,297 @@
+package mailtest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// DovecotUsers are the accounts StartDovecot creates, name to password.
+var DovecotUsers = map[string]string{
+	"games": "games-secret",
+	"alice": "alice-secret",
+	"bob":   "bob-secret",
+}
+
+// DovecotOptions adjusts StartDovecotWith.
+type DovecotOptions struct {
+	// Users replaces DovecotUsers.
+	Users map[string]string
+	// Capabilities, when set, replaces the capabilities Dovecot advertises
+	// after login (imap_capability), for example to hide IDLE or MOVE.
+	// Dovecot still understands the commands; well-behaved clients do not
+	// send them.
+	Capabilities string
+}
+
+// Dovecot is a throwaway Dovecot IMAP server on 127.0.0.1 for a test.
+type Dovecot struct {
+	// Addr is the IMAP (clear text) host:port.
+	Addr string
+	// Users maps account names to passwords.
+	Users map[string]string
+
+	t    testing.TB
+	bin  string
+	dir  string
+	conf string
+	cmd  *exec.Cmd
+	exit chan struct{}
+}
+
+// StartDovecot starts Dovecot with DovecotUsers and stops it when the test
+// ends. Without a dovecot binary the test is skipped, or fails when the
+// environment variable CI is "true".
+func StartDovecot(t testing.TB) *Dovecot {
+	return StartDovecotWith(t, DovecotOptions{})
+}
+
+// StartDovecotWith is StartDovecot with options.
+func StartDovecotWith(t testing.TB, o DovecotOptions) *Dovecot {
+	t.Helper()
+	bin, err := exec.LookPath("dovecot")
+	if err != nil {
+		bin = "/usr/sbin/dovecot"
+		if _, err := os.Stat(bin); err != nil {
+			const msg = "!!! dovecot is not installed: SKIPPING the Dovecot integration test (apt-get install dovecot-imapd) !!!"
+			if os.Getenv("CI") == "true" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+	if o.Users == nil {
+		o.Users = DovecotUsers
+	}
+	// Not t.TempDir: it is mode 0700, and Dovecot's unprivileged login and
+	// mail processes must reach into the directory. Short, too: unix socket
+	// paths in base_dir must stay under 108 bytes.
+	dir, err := os.MkdirTemp("", "icepost-dovecot-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	d := &Dovecot{Users: o.Users, t: t, bin: bin, dir: dir, conf: filepath.Join(dir, "dovecot.conf")}
+	if err := d.writeConfig(o); err != nil {
+		t.Fatal(err)
+	}
+	d.start()
+	t.Cleanup(d.stop)
+	return d
+}
+
+// freePort asks the kernel for a free TCP port on 127.0.0.1. Another
+// process could take it before Dovecot binds it; that is unlikely enough.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func (d *Dovecot) writeConfig(o DovecotOptions) error {
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	d.Addr = fmt.Sprintf("127.0.0.1:%d", port)
+	for _, sub := range []string{"run", "state", "mail"} {
+		if err := os.Mkdir(filepath.Join(d.dir, sub), 0o755); err != nil {
+			return err
+		}
+	}
+	if err := os.Chmod(d.dir, 0o755); err != nil {
+		return err
+	}
+
+	// Dovecot refuses to run its login processes, and to access mail, as
+	// root. As root: internal processes run as root, login as nobody, mail
+	// as nobody (owning the mail directory). As anyone else: everything
+	// runs as that user, who cannot switch users anyway.
+	me, err := user.Current()
+	if err != nil {
+		return err
+	}
+	var users string
+	if os.Geteuid() == 0 {
+		nobody, err := user.Lookup("nobody")
+		if err != nil {
+			return fmt.Errorf("dovecot as root needs a 'nobody' user: %w", err)
+		}
+		var uid, gid int
+		fmt.Sscan(nobody.Uid, &uid)
+		fmt.Sscan(nobody.Gid, &gid)
+		if err := os.Chown(filepath.Join(d.dir, "mail"), uid, gid); err != nil {
+			return err
+		}
+		users = fmt.Sprintf("default_internal_user = root\ndefault_internal_group = root\n"+
+			"default_login_user = nobody\nmail_uid = %d\nmail_gid = %d\n", uid, gid)
+	} else {
+		g, err := user.LookupGroupId(me.Gid)
+		if err != nil {
+			return err
+		}
+		users = fmt.Sprintf("default_internal_user = %s\ndefault_internal_group = %s\n"+
+			"default_login_user = %s\n", me.Username, g.Name, me.Username)
+	}
+
+	var names []string
+	for name := range d.Users {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var passwd strings.Builder
+	for _, name := range names {
+		fmt.Fprintf(&passwd, "%s:{PLAIN}%s\n", name, d.Users[name])
+	}
+	if err := os.WriteFile(filepath.Join(d.dir, "passwd"), []byte(passwd.String()), 0o644); err != nil {
+		return err
+	}
+
+	caps := ""
+	if o.Capabilities != "" {
+		caps = "imap_capability = " + o.Capabilities + "\n"
+	}
+	conf := fmt.Sprintf(`# Written by icepost's mailtest.StartDovecot for one test.
+base_dir = %[1]s/run
+state_dir = %[1]s/state
+log_path = %[1]s/dovecot.log
+info_log_path = %[1]s/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+%[2]sfirst_valid_uid = 0
+first_valid_gid = 0
+mail_location = maildir:%[1]s/mail/%%u
+mailbox_idle_check_interval = 1 secs
+shutdown_clients = yes
+%[4]s
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%%u %[1]s/passwd
+}
+userdb {
+  driver = static
+  args = home=%[1]s/mail/%%u
+}
+namespace inbox {
+  inbox = yes
+  separator = /
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = %[3]d
+  }
+  inet_listener imaps {
+    port = 0
+  }
+}
+`, d.dir, users, port, caps)
+	return os.WriteFile(d.conf, []byte(conf), 0o644)
+}
+
+func (d *Dovecot) start() {
+	d.t.Helper()
+	logf, err := os.OpenFile(filepath.Join(d.dir, "stderr.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	cmd := exec.Command(d.bin, "-F", "-c", d.conf)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		d.t.Fatalf("start dovecot: %v", err)
+	}
+	exit := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		logf.Close()
+		close(exit)
+	}()
+	d.cmd, d.exit = cmd, exit
+
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		conn, err := net.DialTimeout("tcp", d.Addr, time.Second)
+		if err == nil {
+			conn.Close()
+			return
+		}
+		select {
+		case <-exit:
+			d.t.Fatalf("dovecot exited at start:\n%s", d.Log())
+		default:
+		}
+		if time.Now().After(deadline) {
+			d.stop()
+			d.t.Fatalf("dovecot did not listen on %s within 10s: %v\n%s", d.Addr, err, d.Log())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stop ends the Dovecot master (which ends its children) and waits.
+func (d *Dovecot) stop() {
+	if d.cmd == nil {
+		return
+	}
+	pid := d.cmd.Process.Pid
+	syscall.Kill(pid, syscall.SIGTERM)
+	select {
+	case <-d.exit:
+	case <-time.After(5 * time.Second):
+		syscall.Kill(-pid, syscall.SIGKILL) // the process group started above
+		<-d.exit
+	}
+	d.cmd = nil
+	if d.t.Failed() {
+		d.t.Logf("dovecot log:\n%s", d.Log())
+	}
+}
+
+// Stop stops Dovecot now (it is also stopped when the test ends). Start it
+// again with Restart.
+func (d *Dovecot) Stop() { d.stop() }
+
+// Restart stops Dovecot, if running, and starts it again on the same port
+// with the same mail: clients see their connections dropped.
+func (d *Dovecot) Restart() {
+	d.t.Helper()
+	d.stop()
+	d.start()
+}
+
+// Log returns Dovecot's log so far.
+func (d *Dovecot) Log() string {
+	b, _ := os.ReadFile(filepath.Join(d.dir, "dovecot.log"))
+	e, _ := os.ReadFile(filepath.Join(d.dir, "stderr.log"))
+	return string(b) + string(e)
+}
+
+// Deliver appends msg to user's INBOX over IMAP, as that user. Its
+// signature fits Config.Deliver, so that the embedded SMTP server can
+// deliver into Dovecot.
+func (d *Dovecot) Deliver(ctx context.Context, user string, msg []byte) error {
+	return appendMessage(ctx, d.Addr, user, d.Users[user], "INBOX", msg)
+}
+
+// Messages returns the messages of user's mailbox (INBOX if ""), oldest
+// first, without changing their flags.
+func (d *Dovecot) Messages(ctx context.Context, user, mailbox string) ([]Message, error) {
+	return listMessages(ctx, d.Addr, user, d.Users[user], mailbox)
+}

@@ -1,0 +1,429 @@
+package mailtest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+// Config describes an embedded mail system.
+type Config struct {
+	// Domain is the mail domain of the local users; default "localhost".
+	Domain string
+	// Users maps each account's name (the local part of its address) to
+	// its password, for both IMAP and SMTP.
+	Users map[string]string
+	// IMAPAddr and SMTPAddr are where to listen; default "127.0.0.1:0" (a
+	// free port; System has the real addresses).
+	IMAPAddr, SMTPAddr string
+	// Deliver, when set, replaces delivery into the in-memory mailboxes
+	// (for example with Dovecot.Deliver), and no IMAP server is started.
+	Deliver func(ctx context.Context, user string, msg []byte) error
+	// MinimalIMAP makes the IMAP server advertise bare IMAP4rev1 (IDLE but
+	// no MOVE, no UIDPLUS), to exercise clients' fallbacks.
+	MinimalIMAP bool
+	// Logger receives server errors; default: discard.
+	Logger *slog.Logger
+}
+
+// System is a running embedded mail system.
+type System struct {
+	// Domain is the mail domain; a user's address is user@Domain, and
+	// user+anything@Domain reaches the same INBOX.
+	Domain string
+	// IMAPAddr is the IMAP server's host:port, empty with Config.Deliver.
+	IMAPAddr string
+	// SMTPAddr is the SMTP server's host:port (no TLS, AUTH PLAIN
+	// optional).
+	SMTPAddr string
+
+	cfg   Config
+	mem   *imapmemserver.Server
+	users map[string]*imapmemserver.User
+	smtp  *smtp.Server
+
+	mu       sync.Mutex
+	imap     *imapserver.Server // nil while suspended
+	imapDone chan struct{}
+	stopped  bool
+	stopCtx  func() bool
+}
+
+// Start starts the servers. They stop when ctx is done or Stop is called.
+func Start(ctx context.Context, cfg Config) (*System, error) {
+	if cfg.Domain == "" {
+		cfg.Domain = "localhost"
+	}
+	if cfg.IMAPAddr == "" {
+		cfg.IMAPAddr = "127.0.0.1:0"
+	}
+	if cfg.SMTPAddr == "" {
+		cfg.SMTPAddr = "127.0.0.1:0"
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &System{
+		Domain: cfg.Domain,
+		cfg:    cfg,
+		mem:    imapmemserver.New(),
+		users:  map[string]*imapmemserver.User{},
+	}
+	for name, pw := range cfg.Users {
+		u := imapmemserver.NewUser(name, pw)
+		if err := u.Create("INBOX", nil); err != nil {
+			return nil, err
+		}
+		s.mem.AddUser(u)
+		s.users[name] = u
+	}
+	if cfg.Deliver == nil {
+		if err := s.startIMAP(cfg.IMAPAddr); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.startSMTP(); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	s.stopCtx = context.AfterFunc(ctx, func() { s.Stop() })
+	return s, nil
+}
+
+type logAdapter struct{ l *slog.Logger }
+
+func (a logAdapter) Printf(format string, args ...any) {
+	a.l.Warn(strings.TrimSpace(fmt.Sprintf(format, args...)))
+}
+
+func (a logAdapter) Println(args ...any) {
+	a.l.Warn(strings.TrimSpace(fmt.Sprintln(args...)))
+}
+
+func (s *System) startIMAP(addr string) error {
+	caps := imap.CapSet{imap.CapIMAP4rev1: {}}
+	if !s.cfg.MinimalIMAP {
+		caps[imap.CapMove] = struct{}{}
+		caps[imap.CapUIDPlus] = struct{}{}
+		caps[imap.CapNamespace] = struct{}{}
+	}
+	srv := imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return s.mem.NewSession(), nil, nil
+		},
+		Caps:         caps,
+		InsecureAuth: true, // loopback only
+		Logger:       logAdapter{s.cfg.Logger.With("server", "imap")},
+	})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("mailtest: IMAP listen: %w", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.Serve(ln)
+	}()
+	s.mu.Lock()
+	s.imap, s.imapDone = srv, done
+	s.IMAPAddr = ln.Addr().String()
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *System) startSMTP() error {
+	srv := smtp.NewServer(&backend{s})
+	srv.Domain = s.cfg.Domain
+	srv.AllowInsecureAuth = true // loopback only
+	srv.MaxMessageBytes = 16 << 20
+	srv.MaxRecipients = 100
+	srv.ReadTimeout = time.Minute
+	srv.WriteTimeout = time.Minute
+	srv.ErrorLog = logAdapter{s.cfg.Logger.With("server", "smtp")}
+	ln, err := net.Listen("tcp", s.cfg.SMTPAddr)
+	if err != nil {
+		return fmt.Errorf("mailtest: SMTP listen: %w", err)
+	}
+	s.smtp = srv
+	s.SMTPAddr = ln.Addr().String()
+	go srv.Serve(ln)
+	return nil
+}
+
+// Stop closes both servers and their connections. The mailboxes' content
+// is lost.
+func (s *System) Stop() error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	s.mu.Unlock()
+	if s.stopCtx != nil {
+		s.stopCtx()
+	}
+	var errs []error
+	if err := s.SuspendIMAP(); err != nil {
+		errs = append(errs, err)
+	}
+	if s.smtp != nil {
+		if err := s.smtp.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// SuspendIMAP closes the IMAP server and drops its connections, keeping
+// the mailboxes: clients see the server go down. ResumeIMAP brings it back
+// on the same address.
+func (s *System) SuspendIMAP() error {
+	s.mu.Lock()
+	srv, done := s.imap, s.imapDone
+	s.imap = nil
+	s.mu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	err := srv.Close()
+	<-done
+	return err
+}
+
+// ResumeIMAP starts the IMAP server again on the address it had.
+func (s *System) ResumeIMAP() error {
+	s.mu.Lock()
+	running, stopped := s.imap != nil, s.stopped
+	addr := s.IMAPAddr
+	s.mu.Unlock()
+	if running || stopped || s.cfg.Deliver != nil {
+		return errors.New("mailtest: IMAP server is running, stopped for good, or not used")
+	}
+	// The old port may linger in TIME_WAIT for a moment.
+	var err error
+	for range 50 {
+		if err = s.startIMAP(addr); err == nil {
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return err
+}
+
+// Address returns the mail address of user.
+func (s *System) Address(user string) string { return user + "@" + s.Domain }
+
+// Password returns user's password.
+func (s *System) Password(user string) string { return s.cfg.Users[user] }
+
+// Append stores msg in user's mailbox (INBOX if mailbox is ""), as if
+// delivered, without going through SMTP.
+func (s *System) Append(ctx context.Context, user, mailbox string, msg []byte) error {
+	if mailbox == "" {
+		mailbox = "INBOX"
+	}
+	if s.cfg.Deliver != nil && mailbox == "INBOX" {
+		return s.cfg.Deliver(ctx, user, msg)
+	}
+	u := s.users[user]
+	if u == nil {
+		return fmt.Errorf("mailtest: no user %q", user)
+	}
+	_, err := u.Append(mailbox, bytes.NewReader(msg), &imap.AppendOptions{Time: time.Now()})
+	return err
+}
+
+// Message is a stored message as Messages lists it.
+type Message struct {
+	UID   uint32
+	Flags []string
+	Raw   []byte
+}
+
+// Messages logs in as user over IMAP and returns the messages of mailbox
+// (INBOX if ""), oldest first, without changing their flags.
+func (s *System) Messages(ctx context.Context, user, mailbox string) ([]Message, error) {
+	s.mu.Lock()
+	addr := s.IMAPAddr
+	s.mu.Unlock()
+	if addr == "" {
+		return nil, errors.New("mailtest: no IMAP server (Config.Deliver is set)")
+	}
+	return listMessages(ctx, addr, user, s.cfg.Users[user], mailbox)
+}
+
+// login opens a clear-text IMAP connection to addr as user.
+func login(ctx context.Context, addr, user, password string) (*imapclient.Client, error) {
+	d := net.Dialer{Timeout: 10 * time.Second}
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	c := imapclient.New(conn, nil)
+	if err := c.Login(user, password).Wait(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("mailtest: login as %s: %w", user, err)
+	}
+	return c, nil
+}
+
+func listMessages(ctx context.Context, addr, user, password, mailbox string) ([]Message, error) {
+	if mailbox == "" {
+		mailbox = "INBOX"
+	}
+	c, err := login(ctx, addr, user, password)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil {
+		return nil, fmt.Errorf("mailtest: select %s: %w", mailbox, err)
+	}
+	if sel.NumMessages == 0 {
+		return nil, nil
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	bufs, err := c.Fetch(imap.SeqSet{imap.SeqRange{Start: 1, Stop: 0}}, &imap.FetchOptions{
+		UID: true, Flags: true, BodySection: []*imap.FetchItemBodySection{section},
+	}).Collect()
+	if err != nil {
+		return nil, fmt.Errorf("mailtest: fetch %s: %w", mailbox, err)
+	}
+	var out []Message
+	for _, b := range bufs {
+		m := Message{UID: uint32(b.UID), Raw: b.FindBodySection(section)}
+		for _, f := range b.Flags {
+			m.Flags = append(m.Flags, string(f))
+		}
+		out = append(out, m)
+	}
+	c.Logout().Wait()
+	return out, nil
+}
+
+func appendMessage(ctx context.Context, addr, user, password, mailbox string, msg []byte) error {
+	if mailbox == "" {
+		mailbox = "INBOX"
+	}
+	c, err := login(ctx, addr, user, password)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	cmd := c.Append(mailbox, int64(len(msg)), nil)
+	if _, err := cmd.Write(msg); err != nil {
+		return err
+	}
+	if err := cmd.Close(); err != nil {
+		return err
+	}
+	if _, err := cmd.Wait(); err != nil {
+		return fmt.Errorf("mailtest: append to %s's %s: %w", user, mailbox, err)
+	}
+	c.Logout().Wait()
+	return nil
+}
+
+// backend is the SMTP side: it accepts mail for local users and delivers
+// it into their INBOX.
+type backend struct{ s *System }
+
+func (b *backend) NewSession(*smtp.Conn) (smtp.Session, error) {
+	return &session{s: b.s}, nil
+}
+
+type session struct {
+	s     *System
+	from  string
+	rcpts []string // local user names, deduplicated
+}
+
+func (se *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (se *session) Auth(mech string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		user, _, _ := strings.Cut(username, "@")
+		want, ok := se.s.cfg.Users[user]
+		if !ok || want != password || (identity != "" && identity != username) {
+			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Invalid credentials"}
+		}
+		return nil
+	}), nil
+}
+
+func (se *session) Mail(from string, _ *smtp.MailOptions) error {
+	se.from = from
+	return nil
+}
+
+// LocalUser returns the account that address reaches on domain: the local
+// part without any "+tag". It reports false for another domain.
+func LocalUser(address, domain string) (string, bool) {
+	i := strings.LastIndexByte(address, '@')
+	if i < 0 || !strings.EqualFold(address[i+1:], domain) {
+		return "", false
+	}
+	user, _, _ := strings.Cut(address[:i], "+")
+	return user, user != ""
+}
+
+func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	user, ok := LocalUser(to, se.s.Domain)
+	if !ok {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Relaying denied: not a local domain"}
+	}
+	if _, ok := se.s.cfg.Users[user]; !ok {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user"}
+	}
+	for _, r := range se.rcpts {
+		if r == user {
+			return nil
+		}
+	}
+	se.rcpts = append(se.rcpts, user)
+	return nil
+}
+
+func (se *session) Data(r io.Reader) error {
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	msg := append([]byte("Return-Path: <"+se.from+">\r\n"), body...)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, user := range se.rcpts {
+		if err := se.s.Append(ctx, user, "", msg); err != nil {
+			se.s.cfg.Logger.Error("delivery failed", "user", user, "err", err)
+			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Delivery failed, try again later"}
+		}
+	}
+	return nil
+}
+
+func (se *session) Reset() {
+	se.from = ""
+	se.rcpts = nil
+}
+
+func (se *session) Logout() error { return nil }
