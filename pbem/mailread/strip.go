@@ -211,6 +211,7 @@ func attribution(lines []string, i int) (n int, cut bool) {
 // attributionStart reports whether a lower-cased line begins the way
 // attribution lines do: "On ", "Am ", "Le ", a date, a weekday.
 func attributionStart(low string) bool {
+	low = strings.TrimLeft(low, "-*_ ")
 	if low == "" {
 		return false
 	}
