@@ -24,6 +24,10 @@ type Pos struct {
 	Line, Col int
 }
 
+func (p Pos) less(q Pos) bool {
+	return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col
+}
+
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
 // Error is one problem in a record, with where it is and what it is about.

@@ -103,31 +103,32 @@ type filler struct {
 	buf       []byte
 	lineStart int
 	hardBreak bool // the last word was a ';' comment: a new line must follow
-	glue      bool // the next word follows without a space ("(" was written)
+	open      bool // a "(" waits to be written before the next word
 }
 
 func (f *filler) word(w string) {
-	n := len(f.buf) - f.lineStart
-	sep := 1
-	if f.glue {
-		sep = 0
+	if f.open {
+		// "(" stays with the first word of its variation.
+		w = "(" + w
+		f.open = false
 	}
+	n := len(f.buf) - f.lineStart
 	switch {
 	case n == 0:
-	case f.hardBreak || n+sep+len(w) > LineWidth:
+	case f.hardBreak || n+1+len(w) > LineWidth:
 		f.buf = append(f.buf, '\n')
 		f.lineStart = len(f.buf)
-	case sep == 1:
+	default:
 		f.buf = append(f.buf, ' ')
 	}
-	f.hardBreak, f.glue = false, false
+	f.hardBreak = false
 	f.buf = append(f.buf, w...)
 }
 
 // closeParen writes ")" directly after the last word when it fits.
 func (f *filler) closeParen() {
-	if f.hardBreak || f.glue || len(f.buf)-f.lineStart+1 > LineWidth {
-		f.word(")")
+	if f.hardBreak || f.open || len(f.buf)-f.lineStart+1 > LineWidth {
+		f.word(")") // "()" for an empty variation
 		return
 	}
 	f.buf = append(f.buf, ')')
@@ -167,7 +168,9 @@ func (f *filler) line(l *Line, first, seats int) {
 		switch {
 		case ply%seats == 0:
 			f.word(strconv.Itoa(ply/seats+1) + ". " + m.Token)
-		case i == 0 || len(l.Moves[i-1].Variations) > 0 || len(m.Before) > 0:
+		case i == 0 || len(l.Moves[i-1].Variations) > 0 || len(l.Moves[i-1].After) > 0 || len(m.Before) > 0:
+			// Where the reader's eye lost the count (a new line of play,
+			// a comment or a variation), the number says where we are.
 			f.word(strconv.Itoa(ply/seats+1) + "... " + m.Token)
 		default:
 			f.word(m.Token)
@@ -179,8 +182,7 @@ func (f *filler) line(l *Line, first, seats int) {
 			f.comment(c)
 		}
 		for _, v := range m.Variations {
-			f.word("(")
-			f.glue = true
+			f.open = true
 			f.line(v, ply, seats)
 			f.closeParen()
 		}

@@ -18,13 +18,11 @@ func Parse(file string, src []byte) ([]*Record, ErrorList) {
 	p.next()
 	var recs []*Record
 	for p.tok.kind != tEOF {
-		before := len(p.s.errs)
-		rec := p.record()
-		if len(p.s.errs) > before {
+		rec, clean := p.record()
+		switch {
+		case rec == nil:
 			p.recover()
-			continue
-		}
-		if rec != nil {
+		case clean:
 			recs = append(recs, rec)
 		}
 	}
@@ -44,32 +42,37 @@ func ParseReader(file string, r io.Reader) ([]*Record, ErrorList, error) {
 type parser struct {
 	s    *scanner
 	tok  token
+	prev Pos // where the token before tok starts
 	file string
 }
 
-func (p *parser) next() { p.tok = p.s.next() }
+func (p *parser) next() {
+	p.prev = p.tok.pos
+	p.tok = p.s.next()
+}
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
 	p.s.errorAt(pos, format, args...)
 }
 
-// recover skips to the next record after an error: to the next tag that
-// begins a line after some movetext, or after a result marker.
+// recover skips to the start of the next record after an error in
+// movetext: the next tag that begins a line.
 func (p *parser) recover() {
-	sawMovetext := false
-	for p.tok.kind != tEOF {
-		if p.tok.kind == tTag && p.tok.startsLine && sawMovetext {
-			return
-		}
-		if p.tok.kind != tTag {
-			sawMovetext = true
-		}
+	for p.tok.kind != tEOF && (p.tok.kind != tTag || !p.tok.startsLine) {
 		p.next()
 	}
 }
 
-func (p *parser) record() *Record {
+// record parses one record. It returns nil when the record is broken off
+// by an error; otherwise the record and whether it is free of errors.
+func (p *parser) record() (*Record, bool) {
 	rec := &Record{Pos: p.tok.pos, File: p.file}
+	// Errors at or after the record's first token are its own (the first
+	// token was scanned as the lookahead of the record before).
+	before := len(p.s.errs)
+	for before > 0 && !p.s.errs[before-1].Pos.less(rec.Pos) {
+		before--
+	}
 	seen := map[string]bool{}
 	for p.tok.kind == tTag {
 		t := p.tok
@@ -82,31 +85,33 @@ func (p *parser) record() *Record {
 		}
 		p.next()
 	}
-	line, ok := p.line(0)
+	line, ok := p.line(0, rec.Pos)
 	rec.Main = *line
 	if !ok {
-		return nil
+		return nil, false
 	}
 	switch p.tok.kind {
 	case tWord:
 		rec.Result, rec.ResultPos = p.tok.text, p.tok.pos
+		clean := len(p.s.errs) == before
 		p.next()
+		return rec, clean
 	case tClose:
 		p.errorf(p.tok.pos, "')' closes no variation")
-		return nil
 	case tTag:
-		p.errorf(p.tok.pos, "the record before this tag has no result marker: end it with 1-0, 0-1, 1/2-1/2 or *")
-		return nil
+		// Reported at the end of this record, not at the next one's tag.
+		p.errorf(p.prev, "no result marker before the next record's tags: end this record with 1-0, 0-1, 1/2-1/2 or *")
 	case tEOF:
-		p.errorf(p.tok.pos, "the record has no result marker: end it with 1-0, 0-1, 1/2-1/2 or *")
-		return nil
+		if len(p.s.errs) == before {
+			// Say it only when nothing else broke the record (an
+			// unclosed comment swallows the marker, for one).
+			p.errorf(p.tok.pos, "the record has no result marker: end it with 1-0, 0-1, 1/2-1/2 or *")
+		}
 	}
-	return rec
+	return nil, false
 }
 
-// line parses moves until a result marker, a ')' (inside a variation), a
-// tag or the end. ok is false after an error.
-func (p *parser) line(depth int) (*Line, bool) {
+func (p *parser) line(depth int, open Pos) (*Line, bool) {
 	l := &Line{Pos: p.tok.pos}
 	var pending []string // comments waiting for the next move
 	number, numberPos := 0, Pos{}
@@ -141,7 +146,7 @@ func (p *parser) line(depth int) (*Line, bool) {
 			}
 			open := p.tok.pos
 			p.next()
-			v, ok := p.line(depth + 1)
+			v, ok := p.line(depth+1, open)
 			if !ok {
 				return l, false
 			}
@@ -208,7 +213,7 @@ func (p *parser) line(depth int) (*Line, bool) {
 				return l, false
 			}
 			if p.tok.kind != tClose && depth > 0 {
-				p.errorf(p.tok.pos, "variation not closed: add ')'")
+				p.errorf(open, "variation not closed: add ')'")
 				return l, false
 			}
 			return l, true

@@ -90,20 +90,28 @@ func (r *replayer) run() (*Game, error) {
 			}
 		}
 	}
+	// Options one at a time, so that an error points at the tag that
+	// caused it.
 	opts := rules.Options{Seats: r.seats}
+	if _, err := game.Start(opts); err != nil {
+		return nil, r.fail(r.tagPos("Player"+strconv.Itoa(r.seats)), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+	}
 	if v, ok := rec.Tag("Target"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			return nil, r.fail(r.tagPos("Target"), 0, "", errorf(ErrTag, "Target %q: the score that wins is a whole number above 0", v))
 		}
 		opts.Target = n
+		if _, err := game.Start(opts); err != nil {
+			return nil, r.fail(r.tagPos("Target"), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+		}
 	}
 	if v, ok := rec.Tag("Board"); ok {
 		opts.Board = strings.ToLower(v)
 	}
 	start, err := game.Start(opts)
 	if err != nil {
-		return nil, r.fail(rec.Pos, 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+		return nil, r.fail(r.tagPos("Board"), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
 	}
 	if v, ok := rec.Tag("Setup"); ok {
 		setup, err := game.ParsePosition(v)

@@ -187,6 +187,9 @@ func (s *scanner) next() token {
 		}
 	}
 	t.kind, t.text = tWord, s.src[start:s.off]
+	if t.text[0] == '%' {
+		s.errorAt(t.pos, "%q: '%%' starts an escape line only at the start of a line", t.text)
+	}
 	if !utf8.ValidString(t.text) {
 		s.errorAt(t.pos, "the word %q is not valid UTF-8", t.text)
 	}
