@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/term"
+
+	"icepost/notation"
+	"icepost/tabletop"
+)
+
+// playerFlags collects repeated -player flags.
+type playerFlags []string
+
+func (p *playerFlags) String() string { return strings.Join(*p, ", ") }
+
+func (p *playerFlags) Set(v string) error {
+	*p = append(*p, v)
+	return nil
+}
+
+// cmdRecord records a game played at the table (docs/record.md). The
+// session itself is tabletop.Session; this wires it to the terminal or to
+// a pipe.
+func cmdRecord(e *env, args []string) int {
+	fs := newFlags(e, "record")
+	opts := optionFlags(fs)
+	out := fs.String("o", "", "the file to write (default: named after the game, date and players, like icesickle-2026.11.22-ada-bob.txt)")
+	event := fs.String("event", "", "the Event tag (default "+strconv.Quote(tabletop.DefaultEvent)+"; asked at a terminal)")
+	site := fs.String("site", "", "the Site tag")
+	date := fs.String("date", "", "the Date tag, YYYY.MM.DD (default today; asked at a terminal)")
+	var players playerFlags
+	fs.Var(&players, "player", "a player's name, seat 1 first; repeat for each seat (asked at a terminal)")
+	// Flags may stand before or after GAME.
+	var game string
+	rest := args
+	for {
+		if code := parseFlags(e, fs, rest); code >= 0 {
+			return code
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if game != "" {
+			fmt.Fprintf(e.stderr, "icepost record: name one game, not %q and %q\n", game, fs.Arg(0))
+			return exitUsage
+		}
+		game, rest = fs.Arg(0), fs.Args()[1:]
+	}
+	if game == "" {
+		fmt.Fprintln(e.stderr, "icepost record: name the game to record, like icepost record icesickle")
+		return exitUsage
+	}
+	g, ok := lookupGame(e, "record", game)
+	if !ok {
+		return exitUsage
+	}
+	var tags []notation.Tag
+	if *event != "" {
+		tags = append(tags, notation.Tag{Name: "Event", Value: *event})
+	}
+	if *site != "" {
+		tags = append(tags, notation.Tag{Name: "Site", Value: *site})
+	}
+	if *date != "" {
+		tags = append(tags, notation.Tag{Name: "Date", Value: *date})
+	}
+	for i, p := range players {
+		tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(i+1), Value: p})
+	}
+
+	stdin, isTerm := terminal(e.stdin)
+	cfg := tabletop.Config{Game: g, Options: opts(), Tags: tags, Ask: isTerm, Path: *out}
+	w := e.stdout
+	var lr tabletop.LineReader
+	if isTerm {
+		old, err := term.MakeRaw(int(stdin.Fd()))
+		if err == nil {
+			defer term.Restore(int(stdin.Fd()), old)
+			t := term.NewTerminal(struct {
+				io.Reader
+				io.Writer
+			}{stdin, e.stdout}, "")
+			if wd, ht, err := term.GetSize(int(stdin.Fd())); err == nil {
+				t.SetSize(wd, ht)
+			}
+			w, lr = t, termLines{t}
+		}
+	}
+	s, err := tabletop.New(cfg, w)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "icepost record: %v\n", err)
+		return exitUsage
+	}
+	if lr == nil {
+		var prompts io.Writer
+		if isTerm {
+			prompts = w
+		}
+		lr = tabletop.Lines(e.stdin, prompts)
+	}
+	if err := s.Run(e.ctx, lr); err != nil {
+		fmt.Fprintf(e.stderr, "icepost record: %v\n", err)
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// terminal reports whether r is a terminal, and returns it as a file.
+func terminal(r io.Reader) (*os.File, bool) {
+	f, ok := r.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil, false
+	}
+	return f, true
+}
+
+// termLines reads lines with editing and history from a raw terminal.
+type termLines struct{ t *term.Terminal }
+
+func (l termLines) ReadLine(prompt string) (string, error) {
+	l.t.SetPrompt(prompt)
+	return l.t.ReadLine()
+}

@@ -1,0 +1,150 @@
+package tabletop
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// DefaultName is the file name a record gets when none is given: the game,
+// the date and the players' names, lower case, joined by '-', like
+// icesickle-2026.11.22-ada-bob.txt. Unknown players ("?") and unknown
+// dates are left out; an address after a name is dropped.
+func DefaultName(game, date string, players []string) string {
+	parts := []string{slug(game)}
+	if d := strings.Trim(date, "?."); d != "" && !strings.Contains(date, "?") {
+		parts = append(parts, date)
+	}
+	for _, p := range players {
+		if i := strings.IndexByte(p, '<'); i >= 0 {
+			p = p[:i]
+		}
+		if s := slug(p); s != "" {
+			if len(s) > 24 {
+				s = strings.TrimRight(s[:24], "-")
+			}
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "-") + ".txt"
+}
+
+// slug keeps letters and digits, lower case, and turns every other run of
+// characters into one '-'.
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	return b.String()
+}
+
+// FreeName returns the first of path-1, path-2, ... (the number before the
+// extension) that names no file.
+func FreeName(path string) string {
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext)
+	for i := 1; ; i++ {
+		p := base + "-" + strconv.Itoa(i) + ext
+		if _, err := os.Lstat(p); err != nil {
+			return p
+		}
+	}
+}
+
+// WriteFileAtomic replaces path with data so that a crash, a closed
+// terminal or a full disk leaves either the old file or the new one, never
+// half of one: it writes a temporary file in the same folder, syncs it and
+// renames it over path.
+func WriteFileAtomic(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if info, err := os.Stat(path); err == nil {
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".icepost-record-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after the rename there is nothing to remove
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// NormalizeDate reads a date as the Date tag wants it, YYYY.MM.DD with '?'
+// for unknown digits, also accepting '-' or '/' between the parts, and
+// returns it with dots.
+func NormalizeDate(v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	if len(v) != 10 {
+		return "", false
+	}
+	b := []byte(v)
+	for i, c := range b {
+		switch i {
+		case 4, 7:
+			if c != '.' && c != '-' && c != '/' {
+				return "", false
+			}
+			b[i] = '.'
+		default:
+			if c != '?' && (c < '0' || c > '9') {
+				return "", false
+			}
+		}
+	}
+	return string(b), true
+}
+
+// Lines reads lines from r for a session; it writes prompts to w when w
+// is not nil. It is the reader for pipes and for terminals without line
+// editing.
+func Lines(r io.Reader, w io.Writer) LineReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	return &lines{sc: sc, w: w}
+}
+
+type lines struct {
+	sc *bufio.Scanner
+	w  io.Writer
+}
+
+func (l *lines) ReadLine(prompt string) (string, error) {
+	if l.w != nil && prompt != "" {
+		io.WriteString(l.w, prompt)
+	}
+	if !l.sc.Scan() {
+		if err := l.sc.Err(); err != nil {
+			return "", err
+		}
+		return "", io.EOF
+	}
+	return strings.TrimSuffix(l.sc.Text(), "\r"), nil
+}
