@@ -95,8 +95,8 @@ const (
 // A cell holds the owner (1 or 2) in bits 3..4 and the kind in bits 0..2;
 // 0 is an empty square.
 func cell(owner, kind uint8) uint8 { return owner<<3 | kind }
-func ownerOf(c uint8) uint8      { return c >> 3 }
-func kindOf(c uint8) uint8       { return c & 7 }
+func ownerOf(c uint8) uint8        { return c >> 3 }
+func kindOf(c uint8) uint8         { return c & 7 }
 
 // afterCapture is what stays on a square whose piece is captured: a tree
 // loses its top piece, anything else leaves the board.
