@@ -7,11 +7,13 @@ import (
 	"strings"
 
 	"icepost/rules"
+	"icepost/rules/icelady"
 	"icepost/rules/icesickle"
 )
 
 var all = []rules.Game{
 	icesickle.Game,
+	icelady.Game,
 }
 
 // All returns the games in a fixed order.
