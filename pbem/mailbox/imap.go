@@ -152,6 +152,12 @@ func (in *Inbox) run(ctx context.Context, f func(c *imapclient.Client) error) er
 func (in *Inbox) Fetch(ctx context.Context, afterUID uint32) ([]Mail, uint32, error) {
 	var mails []Mail
 	err := in.run(ctx, func(c *imapclient.Client) error {
+		// A server shows a session new messages only when it sends
+		// EXISTS, at the end of a command: without IDLE, nothing has
+		// made it do so since the last Fetch.
+		if err := c.Noop().Wait(); err != nil {
+			return fmt.Errorf("mailbox: NOOP: %w", err)
+		}
 		// UID n:* always matches the highest UID, even below n: filter.
 		crit := &imap.SearchCriteria{
 			UID:     []imap.UIDSet{{imap.UIDRange{Start: imap.UID(afterUID + 1), Stop: 0}}},
@@ -224,7 +230,17 @@ func (in *Inbox) Reject(ctx context.Context, uid uint32) error {
 func (in *Inbox) file(ctx context.Context, uid uint32, folder string) error {
 	folder = in.serverName(folder)
 	return in.run(ctx, func(c *imapclient.Client) error {
-		err := in.ensureFolder(c, folder)
+		// A message already gone (filed by an earlier attempt, or by
+		// someone else) is done with. Asking first also spares clients
+		// the empty COPYUID some servers answer for a missing UID.
+		data, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{imap.UIDSetNum(imap.UID(uid))}}, nil).Wait()
+		if err != nil {
+			return fmt.Errorf("mailbox: UID SEARCH %d: %w", uid, err)
+		}
+		if !slices.Contains(data.AllUIDs(), imap.UID(uid)) {
+			return nil
+		}
+		err = in.ensureFolder(c, folder)
 		if err == nil {
 			err = move(c, uid, folder)
 		}

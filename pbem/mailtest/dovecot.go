@@ -255,9 +255,12 @@ func (d *Dovecot) stop() {
 	select {
 	case <-d.exit:
 	case <-time.After(5 * time.Second):
-		syscall.Kill(-pid, syscall.SIGKILL) // the process group started above
 		<-d.exit
 	}
+	// Children of the master that outlive it (an imap process serving a
+	// client) would keep old sessions alive: end the process group that
+	// start created.
+	syscall.Kill(-pid, syscall.SIGKILL)
 	d.cmd = nil
 	if d.t.Failed() {
 		d.t.Logf("dovecot log:\n%s", d.Log())
