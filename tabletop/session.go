@@ -628,8 +628,13 @@ func (s *Session) resign(arg string) {
 		if s.seats == 2 {
 			s.printf("resign: name the one seat that resigns.\n")
 		} else {
-			s.printf("In a %d-player game a resignation ends the game only when %d seats resign together and the one left wins (like resign 2 3).\n"+
-				"A player who leaves alone: play on for them, agree a draw (draw), or quit to keep the game unfinished (result *).\n", s.seats, s.seats-1)
+			example := make([]string, s.seats-1)
+			for i := range example {
+				example[i] = strconv.Itoa(i + 2)
+			}
+			s.printf("In a %d-player game a resignation ends the game only when %d seats resign together and the one left wins (like resign %s).\n"+
+				"A player who leaves alone: play on for them, agree a draw (draw), or quit to keep the game unfinished (result *).\n",
+				s.seats, s.seats-1, strings.Join(example, " "))
 		}
 		return
 	}
