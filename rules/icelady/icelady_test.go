@@ -1,6 +1,8 @@
 package icelady_test
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -189,9 +191,9 @@ func randomCode(rng *rand.Rand) string {
 
 func TestRandomPositionsAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	n := 6000
+	n := 3000
 	if testing.Short() {
-		n = 1000
+		n = 500
 	}
 	var moves, chains int
 	for i := 0; i < n; i++ {
@@ -205,8 +207,16 @@ func TestRandomPositionsAgainstReference(t *testing.T) {
 		if got := tokens(p); !slices.Equal(got, want) {
 			t.Fatalf("%s:\n got %v\nwant %v", code, got, want)
 		}
+		seen := map[string]bool{}
 		for _, m := range p.Moves(nil) {
 			tok := p.FormatMove(m)
+			if seen[tok] {
+				t.Fatalf("%s: two legal moves share the token %s", code, tok)
+			}
+			seen[tok] = true
+			if back, err := p.ParseMove(tok); err != nil || back != m {
+				t.Fatalf("%s: ParseMove(%s) = %+v, %v", code, tok, back, err)
+			}
 			moves++
 			if m.N > 2 {
 				chains++
@@ -217,4 +227,50 @@ func TestRandomPositionsAgainstReference(t *testing.T) {
 		}
 	}
 	t.Logf("%d positions, %d moves, %d chains compared", n, moves, chains)
+}
+
+// TestRandomTokens offers tokens near legal ones (a legal move's start with
+// a random end, a legal chain with one leap too many, =K added) in random
+// positions: each is either a legal move or refused with a MoveError of
+// kind ErrSyntax or ErrIllegal that names a rule, never the bare fallback.
+func TestRandomTokens(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	sq := func() string { return fmt.Sprintf("%c%d", 'a'+rng.IntN(8), 1+rng.IntN(8)) }
+	for range 5000 {
+		code := randomCode(rng)
+		p, err := icelady.ParsePosition(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := p.Moves(nil)
+		if len(moves) == 0 {
+			continue
+		}
+		tok := p.FormatMove(moves[rng.IntN(len(moves))])
+		switch rng.IntN(3) {
+		case 0:
+			tok = tok[:2] + "-" + sq()
+		case 1:
+			tok = tok[:2] + "x" + sq()
+		case 2:
+			tok = tok + "x" + sq()
+		}
+		if rng.IntN(4) == 0 {
+			tok += "=K"
+		}
+		m, err := p.ParseMove(tok)
+		if err == nil {
+			if !rules.IsLegal(p, m) || p.FormatMove(m) != tok {
+				t.Fatalf("%s: ParseMove(%s) accepted %s", code, tok, p.FormatMove(m))
+			}
+			continue
+		}
+		var me *rules.MoveError
+		if !errors.As(err, &me) || !(errors.Is(err, rules.ErrIllegal) || errors.Is(err, rules.ErrSyntax)) {
+			t.Fatalf("%s: ParseMove(%s) = %v", code, tok, err)
+		}
+		if me.Reason == "not a legal move here" {
+			t.Errorf("%s: ParseMove(%s) does not say which rule it breaks", code, tok)
+		}
+	}
 }

@@ -249,6 +249,9 @@ func (p Position) checkLeap(cells *[64]uint8, blocked uint64, kind uint8, a, b i
 		fwd = -1
 	}
 	dist := max(abs(df), abs(dr))
+	if dist == 0 {
+		return fmt.Sprintf("a move goes somewhere, and %s to %s stays put", squareName(a), squareName(b)), -1, false
+	}
 	name := pieceNames[kind]
 	switch kind {
 	case small:
@@ -273,7 +276,11 @@ func (p Position) checkLeap(cells *[64]uint8, blocked uint64, kind uint8, a, b i
 		}
 	default:
 		if df != 0 && dr != 0 && abs(df) != abs(dr) {
-			return "a " + strings.TrimPrefix(name, "king ") + " moves in a straight line: along a rank, a file or a diagonal", -1, false
+			what := "a king"
+			if kind > king {
+				what = "a king tree"
+			}
+			return what + " moves in a straight line: along a rank, a file or a diagonal", -1, false
 		}
 		if dist > int(kind) {
 			if kind == king {

@@ -249,6 +249,8 @@ func TestParseMoveErrors(t *testing.T) {
 		{"small captures backward", "", "Sc3 sd4 sd6 sf6", "c3xe5xc3", rules.ErrIllegal, "a small moves only diagonally forward"},
 		{"king too far", "", "La1 ma8 res=3,4", "a1-e5", rules.ErrIllegal, "a king moves at most 3 squares (a1 to e5 is 4)"},
 		{"tree too far", "", "L+Ma1 ma8 res=3,4", "a1-g7", rules.ErrIllegal, "the king tree L+M moves at most 5 squares"},
+		{"tree off a line", "", "L+Sa1 ma8 res=3,4", "a1-b3", rules.ErrIllegal, "a king tree moves in a straight line"},
+		{"going nowhere", "", "La1 ma8 res=3,4", "a1-a1", rules.ErrIllegal, "a move goes somewhere"},
 		{"king off a line", "", "La1 ma8 res=3,4", "a1-b3", rules.ErrIllegal, "a king moves in a straight line"},
 		{"king passes two pieces", "", "La1 sb2 sc3 ma8 res=3,4", "a1xd4", rules.ErrIllegal, "a leap captures one piece, and b2 and c3 are both in the way"},
 		{"king captures nothing", "", "La1 ma8 res=3,4", "a1xc3", rules.ErrIllegal, "use a1-c3: the move captures nothing"},
