@@ -146,6 +146,14 @@ func (p Position) explain(t token, m rules.Move, legal []rules.Move) string {
 			return "use " + p.FormatMove(l) + ": the move captures nothing"
 		}
 	}
+	if !t.capture {
+		// A capture written with -: name the capture it starts.
+		for _, l := range legal {
+			if l.Kind == Capture && int(l.Path[0]) == from && int(l.Path[1]) == t.squares[1] {
+				return "use " + p.FormatMove(l) + ": the move captures"
+			}
+		}
+	}
 	if kind == small && from/8 == farRank[p.turn] {
 		return what + " stands unpromoted on the far row and can no longer move"
 	}

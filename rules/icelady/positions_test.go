@@ -243,6 +243,7 @@ func TestParseMoveErrors(t *testing.T) {
 		{"promotion off the far row", start, "", "c3-d4=K", rules.ErrIllegal, "only a small or medium that ends its move on the far row (rank 8)"},
 		{"capture is compulsory", "", "Sd4 se5 Ma2", "a2-c2", rules.ErrIllegal, "capture is compulsory: d4xf6 is available"},
 		{"capture is compulsory for a join too", "", "Ld8 Sc7 Sd4 se5 res=3,4", "c7-d8", rules.ErrIllegal, "capture is compulsory: d4xf6 is available"},
+		{"- for a chain", "", "Sc3 sd4 sd6 sf6", "c3-e5", rules.ErrIllegal, "use c3xe5xc7: the move captures"},
 		{"chain stops too early", "", "Sc3 sd4 sd6 sf6", "c3xe5", rules.ErrIllegal, "the capture must go on from e5: c3xe5xc7 is available"},
 		{"chain without its landing squares", "", "Sc3 sd4 sd6 sf6", "c3xc7", rules.ErrIllegal, "(a chain lists every landing square: c3xe5xc7)"},
 		{"no piece to capture", "", "Sc3 sd4 sd6 sf6", "c3xe5xg7xe9", rules.ErrSyntax, "e9 is not a square"},
