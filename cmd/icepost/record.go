@@ -85,7 +85,7 @@ func cmdRecord(e *env, args []string) int {
 				io.Reader
 				io.Writer
 			}{stdin, e.stdout}, "")
-			if wd, ht, err := term.GetSize(int(stdin.Fd())); err == nil {
+			if wd, ht, err := term.GetSize(int(stdin.Fd())); err == nil && wd > 0 && ht > 0 {
 				t.SetSize(wd, ht)
 			}
 			w, lr = t, termLines{t}
@@ -124,5 +124,8 @@ type termLines struct{ t *term.Terminal }
 
 func (l termLines) ReadLine(prompt string) (string, error) {
 	l.t.SetPrompt(prompt)
-	return l.t.ReadLine()
+	line, err := l.t.ReadLine()
+	// Output between reads must not redraw the old prompt after it.
+	l.t.SetPrompt("")
+	return line, err
 }
