@@ -24,8 +24,8 @@ import (
 type Config struct {
 	// Domain is the mail domain of the local users; default "localhost".
 	Domain string
-	// Users maps each account's name (the local part of its address) to
-	// its password, for both IMAP and SMTP.
+	// Users maps each account's name (the local part of its address, in
+	// lower case) to its password, for both IMAP and SMTP.
 	Users map[string]string
 	// IMAPAddr and SMTPAddr are where to listen; default "127.0.0.1:0" (a
 	// free port; System has the real addresses).
@@ -377,14 +377,15 @@ func (se *session) Mail(from string, _ *smtp.MailOptions) error {
 }
 
 // LocalUser returns the account that address reaches on domain: the local
-// part without any "+tag". It reports false for another domain.
+// part without any "+tag", in lower case (account names are lower case).
+// It reports false for another domain.
 func LocalUser(address, domain string) (string, bool) {
 	i := strings.LastIndexByte(address, '@')
 	if i < 0 || !strings.EqualFold(address[i+1:], domain) {
 		return "", false
 	}
 	user, _, _ := strings.Cut(address[:i], "+")
-	return user, user != ""
+	return strings.ToLower(user), user != ""
 }
 
 func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
