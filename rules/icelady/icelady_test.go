@@ -45,7 +45,7 @@ func TestPerftAgainstReference(t *testing.T) {
 			t.Errorf("reference perft(%d) = %d, want %d", i+1, got, want)
 		}
 	}
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		return
 	}
 	// Depth 5 from the start, fast against slow. (Depth 6, 571,544, was
@@ -73,7 +73,7 @@ func tokens(p icelady.Position) []string {
 func TestMovesAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	games := 300
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		games = 30
 	}
 	positions := 0
@@ -192,7 +192,7 @@ func randomCode(rng *rand.Rand) string {
 func TestRandomPositionsAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	n := 3000
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 500
 	}
 	var moves, chains int

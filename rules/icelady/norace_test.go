@@ -1,0 +1,5 @@
+//go:build !race
+
+package icelady_test
+
+const raceEnabled = false
