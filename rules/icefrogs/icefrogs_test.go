@@ -1,6 +1,7 @@
 package icefrogs_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -42,16 +43,24 @@ func TestConformance(t *testing.T) {
 	)
 }
 
-func TestPerftDepth4(t *testing.T) {
-	// Checked against the reference model (TestReferencePerft).
-	want := map[string]uint64{"star 2 seats": 4356, "star 3 seats": 2376, "hex 2 seats": 17424, "hex 3 seats": 10692}
+func TestPerftDeeper(t *testing.T) {
+	// Checked against the reference model (TestReferencePerft, depth 5
+	// unless -short).
+	want := map[string][]uint64{
+		"star 2 seats": {4356, 56892},
+		"star 3 seats": {2376, 26136},
+		"hex 2 seats":  {17424, 306932},
+		"hex 3 seats":  {10692, 156816},
+	}
 	for _, c := range refCases {
 		p, err := icefrogs.Start(c.o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := p.Perft(4); got != want[c.name] {
-			t.Errorf("%s: perft(4) = %d, want %d", c.name, got, want[c.name])
+		for i, w := range want[c.name] {
+			if got := p.Perft(4 + i); got != w {
+				t.Errorf("%s: perft(%d) = %d, want %d", c.name, 4+i, got, w)
+			}
 		}
 	}
 }
@@ -228,5 +237,270 @@ func TestMoves(t *testing.T) {
 				t.Errorf("moves %q...:\n got %q\nwant %q", tt.prefix, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestParseMoveErrors(t *testing.T) {
+	// The position of "hop chain with stops": seat 1's medium on c3, seat
+	// 2's small on d3, seat 2's medium on seat 1's large on e4.
+	const cells = "c3=1M d3=2S e4=2M1L"
+	tests := []struct {
+		tok  string
+		kind error
+		want string // the reason, or a part of it
+	}{
+		{"c3", rules.ErrSyntax, "a move names the cell it starts from"},
+		{"c3-", rules.ErrSyntax, "joined by single '-'"},
+		{"c3--e3", rules.ErrSyntax, "joined by single '-'"},
+		{"j1-c3", rules.ErrSyntax, `"j1" is not a cell of the star board`},
+		{"c8-c7", rules.ErrSyntax, `"c8" is not a cell`},
+		{"c3xe3", rules.ErrSyntax, `"c3xe3" is not a cell`},
+		{"Q@a1-b1", rules.ErrSyntax, "an entry starts with the size S, M or L"},
+		{"", rules.ErrSyntax, "no move given"},
+		{"b2-c4", rules.ErrIllegal, "there is no piece on b2"},
+		{"a1-b1", rules.ErrIllegal, "there is no piece on a1; to enter one from your supply write it like M@a1-..."},
+		{"e4-e5", rules.ErrIllegal, "the top piece on e4 is seat 2's: only the top piece of a stack moves, and only by its owner"},
+		{"d3-d2", rules.ErrIllegal, "the top piece on d3 is seat 2's"},
+		{"c3-d3", rules.ErrIllegal, "the medium cannot step onto the small on d3: a piece lands only on one the same size or larger"},
+		{"c3-c4-c5", rules.ErrIllegal, "a step ends the move: nothing may follow c3-c4"},
+		{"c3-e3-f3", rules.ErrIllegal, "after a hop a step must go onto a piece, and f3 is empty"},
+		{"c3-e3-e5-e4-e3", rules.ErrIllegal, "a step ends the move: nothing may follow e5-e4"},
+		{"c3-e3-e4-e5", rules.ErrIllegal, "a step ends the move"},
+		{"c3-c5", rules.ErrIllegal, "there is nothing on c4 to hop over"},
+		{"c3-e5", rules.ErrIllegal, "c3 to e5 is neither a step to a neighbouring cell nor a hop over one along a line"},
+		{"c3-c3", rules.ErrIllegal, "the move may not come back to c3, where it began"},
+		{"c3-e3-c3", rules.ErrIllegal, "the move may not come back to c3, where it began"},
+		{"M@c3-d3", rules.ErrIllegal, "pieces enter on your start space a1, not c3"},
+		{"M@a1", rules.ErrIllegal, "an entering piece moves on at once, like M@a1-b2"},
+		{"M@a1-b1-c3", rules.ErrIllegal, "a step ends the move: nothing may follow a1-b1"},
+		{"pass", rules.ErrIllegal, "a player may pass only when there is no other legal turn"},
+	}
+	p := setup(t, rules.Options{}, "1", cells)
+	for _, tt := range tests {
+		t.Run(tt.tok, func(t *testing.T) {
+			_, err := p.ParseMove(tt.tok)
+			var me *rules.MoveError
+			if !errors.As(err, &me) {
+				t.Fatalf("ParseMove(%q) = %v, want a *rules.MoveError", tt.tok, err)
+			}
+			if !errors.Is(err, tt.kind) || !strings.Contains(me.Reason, tt.want) {
+				t.Errorf("ParseMove(%q) = %v (%v), want %v with %q", tt.tok, err, me.Kind, tt.kind, tt.want)
+			}
+		})
+	}
+}
+
+// TestPlay plays one token in a position and checks the result: an error
+// that names the rule, or the outcome and the player to move after it.
+func TestPlay(t *testing.T) {
+	tests := []struct {
+		name, cells, toMove, tok string
+		o                        rules.Options
+		err                      string // the reason when the move is refused
+		over                     bool
+		winner, next             int
+	}{
+		{
+			// Seat 1's medium on g3 hops over seat 2's small on h1 onto
+			// seat 2's start i1 and wins.
+			name: "win by hop", cells: "g3=1M h1=2S", toMove: "1", tok: "g3-i1",
+			over: true, winner: 1,
+		},
+		{
+			// Passing through the opponent's start space wins nothing.
+			name: "through the opponent's start", cells: "g3=1M h1=2S h2=2S", toMove: "1", tok: "g3-i1-g5",
+			next: 2,
+		},
+		{
+			name: "win by step", cells: "h2=1L", toMove: "1", tok: "h2-i1",
+			over: true, winner: 1,
+		},
+		{
+			// Seat 2 may pass through its own start but not stop there.
+			name: "end on the own start", cells: "g3=2M h1=1S", toMove: "2", tok: "g3-i1",
+			err: "no move may end on your own start space i1",
+		},
+		{
+			// In a 3-seat game seat 1 wins on seat 3's start g7 just as
+			// on seat 2's.
+			name: "win on any opponent's start", o: rules.Options{Seats: 3}, cells: "g6=1S", toMove: "1", tok: "g6-g7",
+			over: true, winner: 1,
+		},
+		{
+			// Seat 3's large hops over seat 1's medium on f1 onto seat
+			// 2's start g1.
+			name: "win on the hexagon", o: rules.Options{Board: "hex", Seats: 3}, cells: "e1=3L f1=1M", toMove: "3", tok: "e1-g1",
+			over: true, winner: 3,
+		},
+		{
+			// Seat 1 has all 15 pieces under seat 2's small on e3 and
+			// nothing in the supply: its only move is pass, and then seat
+			// 2 moves.
+			name: "pass", cells: "e3=2S1S1S1S1S1S1M1M1M1M1M1L1L1L1L1L", toMove: "1", tok: "pass",
+			next: 2,
+		},
+		{
+			name: "must pass", cells: "e3=2S1S1S1S1S1S1M1M1M1M1M1L1L1L1L1L", toMove: "1", tok: "e3-e4",
+			err: "the top piece on e3 is seat 2's",
+		},
+		{
+			name: "empty supply", cells: "c1=1S c2=1S c3=1S c4=1S c5=1S", toMove: "1", tok: "S@a1-b1",
+			err: "you have no small piece left in your supply",
+		},
+		{
+			// After a move, the next seat is to move even if it will have
+			// to pass.
+			name: "next seat must pass", cells: "e3=1S2S2S2S2S2S2M2M2M2M2M2L2L2L2L2L e5=1M", toMove: "1", tok: "e5-e4",
+			next: 2,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := setup(t, tt.o, tt.toMove, tt.cells)
+			code := p.Code()
+			s, _, err := rules.Play(p, tt.tok)
+			if p.Code() != code {
+				t.Fatalf("playing changed the position it was called on")
+			}
+			if tt.err != "" {
+				if !errors.Is(err, rules.ErrIllegal) || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("Play(%s) = %v, want an illegal move error with %q", tt.tok, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Play(%s): %v", tt.tok, err)
+			}
+			want := rules.Outcome{Over: tt.over, Winner: tt.winner}
+			if s.Outcome() != want || s.ToMove() != tt.next {
+				t.Errorf("after %s: outcome %v, to move %d; want %v, %d", tt.tok, s.Outcome(), s.ToMove(), want, tt.next)
+			}
+			if tt.over {
+				if _, err := s.ParseMove("pass"); !errors.Is(err, rules.ErrGameOver) {
+					t.Errorf("ParseMove after the end = %v, want ErrGameOver", err)
+				}
+				if !strings.Contains(s.Board(0), fmt.Sprintf("Game over: seat %d wins\n", tt.winner)) {
+					t.Errorf("the board does not tell the winner:\n%s", s.Board(0))
+				}
+			}
+			if tt.name == "next seat must pass" {
+				if got := tokensOf(s); !slices.Equal(got, []string{"pass"}) {
+					t.Errorf("seat 2's moves = %v, want only pass", got)
+				}
+			}
+		})
+	}
+}
+
+func TestOptions(t *testing.T) {
+	tests := []struct {
+		o    rules.Options
+		want string // the error, or the options filled in
+	}{
+		{rules.Options{}, "{Seats:2 Board:star Target:0}"},
+		{rules.Options{Board: "star", Seats: 3}, "{Seats:3 Board:star Target:0}"},
+		{rules.Options{Board: "hex"}, "{Seats:2 Board:hex Target:0}"},
+		{rules.Options{Board: "square"}, `IceFrogs is played on the star or hex board, not "square"`},
+		{rules.Options{Board: "Hex"}, `not "Hex"`},
+		{rules.Options{Seats: 4}, "IceFrogs is played by 2 or 3 players, not 4"},
+		{rules.Options{Target: 12}, "IceFrogs has no target score"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%+v", tt.o), func(t *testing.T) {
+			s, err := icefrogs.Game.Start(tt.o)
+			if err != nil {
+				if !errors.Is(err, rules.ErrOptions) || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("Start = %v, want ErrOptions with %q", err, tt.want)
+				}
+				return
+			}
+			if got := fmt.Sprintf("%+v", s.Options()); got != tt.want {
+				t.Errorf("Options() = %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParsePosition(t *testing.T) {
+	const empty = "./../......./....../...../....../......./../."
+	tests := []struct {
+		name, code, want string // want: part of the error, or "" when the code is good
+	}{
+		{"start", "IceFrogs star 2 " + empty + " 555/555 1", ""},
+		{"stack", "IceFrogs star 2 ./../......./....../..(2M1L)../....../......./../. 554/545 2", ""},
+		{"lower case game", "icefrogs hex 3 ..../...../....../......./....../...../.... 555/555/555 3", ""},
+		{"won", "IceFrogs star 2 ./../......./....../...../....../......./../1S 455/555 -", ""},
+		{"fields", "IceFrogs star 2 " + empty + " 555/555", "want 6 fields"},
+		{"board", "IceFrogs round 2 " + empty + " 555/555 1", "the board is star or hex"},
+		{"seats", "IceFrogs star 4 " + empty + " 555/555/555/555 1", "2 or 3 players"},
+		{"rows", "IceFrogs star 2 ./../......./....../...../....../......./.. 555/555 1", "needs 9 rows"},
+		{"short row", "IceFrogs star 2 ./../....../....../...../....../......./../. 555/555 1", "row c has 7 cells"},
+		{"long row", "IceFrogs star 2 ./.../......./....../...../....../......./../. 555/555 1", "row b has 2 cells"},
+		{"piece", "IceFrogs star 2 ./../..3S..../....../...../....../......./../. 555/555 1", `cell c3: "3S" is not a piece`},
+		{"paren", "IceFrogs star 2 ./../..(1S2M..../....../...../....../......./../. 555/555 1", "without its ')'"},
+		{"count", "IceFrogs star 2 ./../..1S..../....../...../....../......./../. 555/555 1", "seat 1 has more than 5 small pieces"},
+		{"missing", "IceFrogs star 2 " + empty + " 455/555 1", "seat 1 has 0 small pieces on the board and 4 in the supply"},
+		{"supply", "IceFrogs star 2 " + empty + " 556/555 1", "must be 0 to 5"},
+		{"supplies", "IceFrogs star 2 " + empty + " 555 1", "the supplies need 2 seats"},
+		{"to move", "IceFrogs star 2 " + empty + " 555/555 3", "seat 3 to move, but there are 2 seats"},
+		{"turn", "IceFrogs star 2 " + empty + " 555/555 x", "the seat to move or -"},
+		{"not won", "IceFrogs star 2 ./../......./....../...../....../......./../1S 455/555 1", "so the game is over"},
+		{"own start", "IceFrogs star 2 1S/../......./....../...../....../......./../. 455/555 2", "the pieces on a1 cannot be there"},
+		{"not over", "IceFrogs star 2 " + empty + " 555/555 -", "nobody has won and a player can still move"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := icefrogs.Game.ParsePosition(tt.code)
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := tt.code
+				if strings.HasPrefix(want, "icefrogs") {
+					want = "IceFrogs" + want[len("icefrogs"):]
+				}
+				if s.Code() != want {
+					t.Errorf("Code() = %q, want %q", s.Code(), want)
+				}
+				return
+			}
+			if !errors.Is(err, rules.ErrPosition) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("ParsePosition = %v, want ErrPosition with %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestBoard(t *testing.T) {
+	// The 2-high stack on e3 makes every cell 4 characters wide.
+	p := setup(t, rules.Options{}, "2", "b1=1S e3=2M1L h2=2L")
+	want := `i                     i1                     i
+h                  h1    2L                  h
+g   g1    g2    g3    g4    g5    g6    g7   g
+f      f1    f2    f3    f4    f5    f6      f
+e         e1    e2   2M1L   e4    e5         e
+d      d1    d2    d3    d4    d5    d6      d
+c   c1    c2    c3    c4    c5    c6    c7   c
+b                  1S    b2                  b
+a                     a1                     a
+
+An empty cell shows its name; a stack shows its pieces top first,
+as seat and size: 2M1S is seat 2's medium on seat 1's small.
+Seat 1: start a1, supply 4 S, 5 M, 4 L
+Seat 2: start i1, supply 5 S, 4 M, 4 L
+Seat 2 to move
+`
+	if got := p.Board(1); got != want {
+		t.Errorf("Board(1) =\n%s\nwant\n%s", got, want)
+	}
+	if p.Board(0) != p.Board(1) {
+		t.Errorf("Board(0) differs from Board(1)")
+	}
+	// Seat 2 sees the board turned half round.
+	turned := p.Board(2)
+	lines := strings.Split(turned, "\n")
+	if lines[0] != "a                     a1                     a" || lines[1] != "b                  b2    1S                  b" ||
+		lines[2] != "c   c7    c6    c5    c4    c3    c2    c1   c" {
+		t.Errorf("Board(2) =\n%s", turned)
 	}
 }

@@ -179,6 +179,8 @@ func (p Position) ParseMove(tok string) (rules.Move, error) {
 	g := p.geo()
 	var m rules.Move
 	switch {
+	case tok == "":
+		return rules.Move{}, rules.Syntax(tok, "no move given: write the cells visited joined by '-', like d2-d3, an entry like M@a1-b1, or pass")
 	case strings.EqualFold(tok, "pass"):
 		m.Kind = Pass
 		if why := p.check(m); why != "" {
