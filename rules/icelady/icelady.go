@@ -57,11 +57,12 @@
 //     be passed over like any empty square and does not carry over Dama's
 //     ban on reversing. (A tree remnant still blocks, so a reversal can only
 //     cross squares that a capture emptied.)
-//   - A small or medium whose capture lands on its own king on the far row
-//     joins it and ends the move there even if, landing on an empty square,
-//     it could have gone on: joining is that leap's only landing square.
+//   - A king's chain may end on its own start square (it counts as empty),
+//     e.g. a1xc3xc1xa1 around three captured pieces.
 //   - The moving piece is off the board for the whole move: its start and
 //     every square it landed on count as empty for its later leaps.
+//   - The position code of a finished game still names the seat to move:
+//     the one that has lost (no piece, or no legal move).
 //   - When a promotion is possible, promoting (token with =K) and not
 //     promoting (token without) are two distinct legal moves.
 package icelady

@@ -354,3 +354,16 @@ func TestBoardViewers(t *testing.T) {
 		}
 	}
 }
+
+func TestChainBackToStart(t *testing.T) {
+	// The king on a1 takes b2, c2 and b1 round a triangle and may stop on
+	// its own start square.
+	p := setup(t, 1, "La1 sb2 sc2 sb1 res=3,4")
+	next, _, err := rules.Play(p, "a1xc3xc1xa1")
+	if err != nil {
+		t.Fatalf("%s: %v (legal: %v)", p.Code(), err, tokens(p))
+	}
+	if want := setup(t, 2, "La1 res=3,4"); next.Code() != want.Code() {
+		t.Errorf("got %s, want %s", next.Code(), want.Code())
+	}
+}
