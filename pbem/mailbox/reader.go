@@ -153,6 +153,8 @@ func (r *Reader) Reject(ctx context.Context, uid uint32) error {
 
 // Wait is Inbox.Wait. When the connection is down or drops, Wait returns
 // nil early so that the caller's next Fetch reconnects (and re-scans).
+// Other calls on the Reader wait until Wait returns: the connection is in
+// IDLE meanwhile.
 func (r *Reader) Wait(ctx context.Context, timeout time.Duration) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -251,7 +251,9 @@ func (d *Dovecot) stop() {
 		return
 	}
 	pid := d.cmd.Process.Pid
-	syscall.Kill(pid, syscall.SIGTERM)
+	// SIGTERM to the whole group: the master alone would wait about a
+	// second for its children.
+	syscall.Kill(-pid, syscall.SIGTERM)
 	select {
 	case <-d.exit:
 	case <-time.After(5 * time.Second):
