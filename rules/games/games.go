@@ -9,11 +9,13 @@ import (
 	"icepost/rules"
 	"icepost/rules/icelady"
 	"icepost/rules/icesickle"
+	"icepost/rules/pikemen"
 )
 
 var all = []rules.Game{
 	icesickle.Game,
 	icelady.Game,
+	pikemen.Game,
 }
 
 // All returns the games in a fixed order.
