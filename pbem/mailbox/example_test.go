@@ -34,9 +34,12 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		if uv != uidValidity { // a new mailbox: read it all
+		if uv != uidValidity && last != 0 {
+			// The mailbox was rebuilt: last means nothing, read it all.
 			uidValidity, last = uv, 0
+			continue
 		}
+		uidValidity = uv
 		for _, m := range mails {
 			fmt.Println(m.UID, strings.Contains(string(m.Raw), "c3xe5"))
 			r.Done(ctx, m.UID)
