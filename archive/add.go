@@ -1,0 +1,378 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"icepost/notation"
+	"icepost/rules"
+)
+
+// Provenance says where a game came from: a record file (File, and where
+// in it), or a game played by mail (MailGame, the daemon's id for it).
+type Provenance struct {
+	File     string
+	Line     int   // 1-based line where the record starts
+	Offset   int64 // byte offset where the record starts
+	MailGame string
+}
+
+// MaxRecordBytes is the longest record the archive takes, in its
+// canonical form; longer ones are refused (Import quarantines them).
+const MaxRecordBytes = 1 << 20
+
+// ErrTooLarge: a record is longer than MaxRecordBytes.
+var ErrTooLarge = errors.New("record too large")
+
+// AddGame stores a replayed game in the archive inside tx, the caller's
+// transaction (the mail daemon adds a finished game in the same
+// transaction that ends it). The record is made canonical first (its move
+// tokens are rewritten). When the archive already holds the same game
+// (same game, options, setup, moves and result), AddGame stores nothing
+// and returns the existing game's id with dup set.
+func AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, prov Provenance) (id int64, dup bool, err error) {
+	row, err := prepare(g, prov)
+	if err != nil {
+		return 0, false, err
+	}
+	ins, err := newInserter(ctx, tx)
+	if err != nil {
+		return 0, false, err
+	}
+	defer ins.close()
+	return ins.add(ctx, row)
+}
+
+// gameRow is everything stored for one game, computed away from the
+// database so that Import can prepare rows on several cores.
+type gameRow struct {
+	game, board, setup, result, scores, term string
+	date, event, site, round                 string
+	hasDate, hasEvent, hasSite, hasRound     bool
+	hasTerm, hasScores, hasSetup             bool
+	seats, target, plies                     int
+	winner                                   int // -1 undecided
+	dedupe                                   int64
+	record                                   []byte // packed
+	seatRows                                 []seatRow
+	tags                                     []notation.Tag
+	positions                                []byte // JSON array of hashes by ply
+	text                                     [3]string
+	prov                                     Provenance
+}
+
+type seatRow struct {
+	key, name, address string
+	outcome, score     sql.NullInt64
+}
+
+// columnTags are the tags kept in columns of games (or seats) rather than
+// in the tags table.
+func columnTag(name string) bool {
+	switch name {
+	case "Game", "Event", "Site", "Date", "Round", "Result", "Score", "Termination", "Target", "Board", "Setup":
+		return true
+	}
+	_, ok := seatOf(name)
+	return ok
+}
+
+// seatOf reads PlayerN.
+func seatOf(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, "Player")
+	if !ok || rest == "" || rest[0] == '0' || len(rest) > 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n > 0
+}
+
+func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
+	g.Canonicalize()
+	rec := g.Record
+	text := notation.AppendFormat(nil, rec)
+	if len(text) > MaxRecordBytes {
+		return nil, fmt.Errorf("%w: %d bytes, the archive takes up to %d", ErrTooLarge, len(text), MaxRecordBytes)
+	}
+	r := &gameRow{
+		game:   g.Rules.Name(),
+		seats:  g.Options.Seats,
+		board:  g.Options.Board,
+		target: g.Options.Target,
+		result: rec.Result,
+		plies:  len(g.Moves),
+		record: packRecord(text),
+		prov:   prov,
+	}
+	r.setup, r.hasSetup = rec.Tag("Setup")
+	r.date, r.hasDate = rec.Tag("Date")
+	r.event, r.hasEvent = rec.Tag("Event")
+	r.site, r.hasSite = rec.Tag("Site")
+	r.round, r.hasRound = rec.Tag("Round")
+	r.term, r.hasTerm = rec.Tag("Termination")
+	r.scores, r.hasScores = rec.Tag("Score")
+	winner, decided, err := notation.ParseResult(rec.Result, r.seats)
+	if err != nil {
+		return nil, err
+	}
+	r.winner = -1
+	if decided {
+		r.winner = winner
+	}
+	final := g.Final()
+	scores := final.Scores()
+	names := rec.Players()
+	var playerText []string
+	for i := 0; i < r.seats; i++ {
+		var s seatRow
+		if i < len(names) {
+			s.name, s.address = splitAddress(names[i])
+		}
+		s.key = normalizeName(s.name)
+		if s.key == "?" {
+			s.key = ""
+		}
+		if decided {
+			switch {
+			case winner == 0:
+				s.outcome = sql.NullInt64{Int64: 1, Valid: true}
+			case winner == i+1:
+				s.outcome = sql.NullInt64{Int64: 2, Valid: true}
+			default:
+				s.outcome = sql.NullInt64{Int64: 0, Valid: true}
+			}
+		}
+		if i < len(scores) {
+			s.score = sql.NullInt64{Int64: int64(scores[i]), Valid: true}
+		}
+		r.seatRows = append(r.seatRows, s)
+		if s.name != "" && s.name != "?" {
+			playerText = append(playerText, s.name)
+		}
+	}
+	for _, t := range rec.Tags {
+		if !columnTag(t.Name) {
+			r.tags = append(r.tags, notation.Tag{Name: t.Name, Value: t.Value})
+		}
+	}
+	// Positions as a JSON array, which one INSERT ... json_each stores.
+	pos := make([]byte, 0, 21*len(g.States)+2)
+	pos = append(pos, '[')
+	for i, s := range g.States {
+		if i > 0 {
+			pos = append(pos, ',')
+		}
+		pos = strconv.AppendInt(pos, PositionHash(s), 10)
+	}
+	r.positions = append(pos, ']')
+	r.dedupe = dedupeKey(g)
+	r.text = [3]string{strings.Join(playerText, " "), strings.TrimSpace(r.event + " " + r.site), strings.Join(comments(rec), " ")}
+	return r, nil
+}
+
+// PositionHash is the key of a position in the position index: the FNV-1a
+// 64-bit hash of its position code, as a signed integer for SQLite.
+func PositionHash(s rules.State) int64 {
+	return hashString(s.Code())
+}
+
+func hashString(s string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return int64(h.Sum64())
+}
+
+// dedupeKey identifies a game: game, options, setup, main-line moves and
+// result. Comments, tags and variations do not count.
+func dedupeKey(g *notation.Game) int64 {
+	h := fnv.New64a()
+	var b [8]byte
+	w := func(s string) {
+		binary.LittleEndian.PutUint64(b[:], uint64(len(s)))
+		h.Write(b[:])
+		h.Write([]byte(s))
+	}
+	w(g.Rules.Name())
+	w(strconv.Itoa(g.Options.Seats))
+	w(g.Options.Board)
+	w(strconv.Itoa(g.Options.Target))
+	w(g.States[0].Code())
+	for _, m := range g.Record.Main.Moves {
+		w(m.Token)
+	}
+	w(g.Record.Result)
+	return int64(h.Sum64())
+}
+
+func comments(rec *notation.Record) []string {
+	var out []string
+	var line func(l *notation.Line)
+	line = func(l *notation.Line) {
+		for _, m := range l.Moves {
+			out = append(out, m.Before...)
+			out = append(out, m.After...)
+			for _, v := range m.Variations {
+				line(v)
+			}
+		}
+		out = append(out, l.Comments...)
+	}
+	line(&rec.Main)
+	return out
+}
+
+// splitAddress splits "Ada <ada@example.org>" into the name and the
+// address.
+func splitAddress(v string) (name, addr string) {
+	v = strings.TrimSpace(v)
+	if strings.HasSuffix(v, ">") {
+		if i := strings.LastIndexByte(v, '<'); i >= 0 {
+			return strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1 : len(v)-1])
+		}
+	}
+	return v, ""
+}
+
+// normalizeName is how names are compared: letters folded to lower case,
+// runs of white space made one space, and an address dropped.
+func normalizeName(s string) string {
+	s, _ = splitAddress(s)
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// inserter holds the statements that store games in one transaction.
+type inserter struct {
+	tx                                                *sql.Tx
+	findDup, insGame, insSeat, insTag, insPos, insTxt *sql.Stmt
+	findPlayer, insPlayer                             *sql.Stmt
+	players                                           map[string]int64
+	now                                               int64
+}
+
+func newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) {
+	ins := &inserter{tx: tx, players: map[string]int64{}, now: time.Now().Unix()}
+	for _, p := range []struct {
+		st  **sql.Stmt
+		sql string
+	}{
+		{&ins.findDup, `SELECT id FROM games WHERE dedupe = ?`},
+		{&ins.insGame, `INSERT INTO games(game, seats, board, target, setup, result, winner, scores, termination,
+			date, event, site, round, plies, dedupe, record, source, source_line, source_offset, mail_game, added)
+			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`},
+		{&ins.insSeat, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score) VALUES (?,?,?,?,?,?,?)`},
+		{&ins.insTag, `INSERT INTO tags(game_id, name, value) VALUES (?,?,?)`},
+		{&ins.insPos, `INSERT OR IGNORE INTO positions(hash, game_id, ply) SELECT j.value, ?, j.key FROM json_each(?) AS j`},
+		{&ins.insTxt, `INSERT INTO game_text(docid, players, event, comments) VALUES (?,?,?,?)`},
+		{&ins.findPlayer, `SELECT player_id FROM player_aliases WHERE alias = ?1 UNION ALL SELECT id FROM players WHERE key = ?1 LIMIT 1`},
+		{&ins.insPlayer, `INSERT INTO players(key, name) VALUES (?, ?)`},
+	} {
+		st, err := tx.PrepareContext(ctx, p.sql)
+		if err != nil {
+			ins.close()
+			return nil, err
+		}
+		*p.st = st
+	}
+	return ins, nil
+}
+
+func (ins *inserter) close() {
+	for _, st := range []*sql.Stmt{ins.findDup, ins.insGame, ins.insSeat, ins.insTag, ins.insPos, ins.insTxt, ins.findPlayer, ins.insPlayer} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+func nullString(s string, ok bool) any {
+	if !ok {
+		return nil
+	}
+	return s
+}
+
+func (ins *inserter) player(ctx context.Context, key, name string) (sql.NullInt64, error) {
+	if key == "" {
+		return sql.NullInt64{}, nil
+	}
+	if id, ok := ins.players[key]; ok {
+		return sql.NullInt64{Int64: id, Valid: true}, nil
+	}
+	var id int64
+	err := ins.findPlayer.QueryRowContext(ctx, key).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		res, err := ins.insPlayer.ExecContext(ctx, key, name)
+		if err != nil {
+			return sql.NullInt64{}, err
+		}
+		id, err = res.LastInsertId()
+		if err != nil {
+			return sql.NullInt64{}, err
+		}
+	} else if err != nil {
+		return sql.NullInt64{}, err
+	}
+	ins.players[key] = id
+	return sql.NullInt64{Int64: id, Valid: true}, nil
+}
+
+func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
+	var id int64
+	err := ins.findDup.QueryRowContext(ctx, r.dedupe).Scan(&id)
+	if err == nil {
+		return id, true, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, false, err
+	}
+	var winner any
+	if r.winner >= 0 {
+		winner = r.winner
+	}
+	var src, mail any
+	var line, off any
+	if r.prov.File != "" {
+		src, line, off = r.prov.File, r.prov.Line, r.prov.Offset
+	}
+	if r.prov.MailGame != "" {
+		mail = r.prov.MailGame
+	}
+	res, err := ins.insGame.ExecContext(ctx, r.game, r.seats, r.board, r.target, nullString(r.setup, r.hasSetup),
+		r.result, winner, nullString(r.scores, r.hasScores), nullString(r.term, r.hasTerm),
+		nullString(r.date, r.hasDate), nullString(r.event, r.hasEvent), nullString(r.site, r.hasSite), nullString(r.round, r.hasRound),
+		r.plies, r.dedupe, r.record, src, line, off, mail, ins.now)
+	if err != nil {
+		return 0, false, fmt.Errorf("storing game: %w", err)
+	}
+	if id, err = res.LastInsertId(); err != nil {
+		return 0, false, err
+	}
+	for i, s := range r.seatRows {
+		pid, err := ins.player(ctx, s.key, s.name)
+		if err != nil {
+			return 0, false, fmt.Errorf("storing player: %w", err)
+		}
+		if _, err := ins.insSeat.ExecContext(ctx, id, i+1, pid, s.name, nullString(s.address, s.address != ""), s.outcome, s.score); err != nil {
+			return 0, false, fmt.Errorf("storing seat: %w", err)
+		}
+	}
+	for _, t := range r.tags {
+		if _, err := ins.insTag.ExecContext(ctx, id, t.Name, t.Value); err != nil {
+			return 0, false, fmt.Errorf("storing tag: %w", err)
+		}
+	}
+	if _, err := ins.insPos.ExecContext(ctx, id, string(r.positions)); err != nil {
+		return 0, false, fmt.Errorf("storing positions: %w", err)
+	}
+	if _, err := ins.insTxt.ExecContext(ctx, id, r.text[0], r.text[1], r.text[2]); err != nil {
+		return 0, false, fmt.Errorf("storing text: %w", err)
+	}
+	return id, false, nil
+}

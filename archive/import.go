@@ -1,0 +1,407 @@
+package archive
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"icepost/notation"
+)
+
+// ImportOptions tune Import. The zero value is fine.
+type ImportOptions struct {
+	// BatchSize is how many records go into one transaction (default 1000).
+	BatchSize int
+	// Report, when set, is called for every record that is quarantined,
+	// with the reason (a *notation.Error where the notation gives one,
+	// its line counted from the start of the input).
+	Report func(err error)
+	// Progress, when set, is called now and then (from the importing
+	// goroutine) with the bytes read so far from r and the records done.
+	Progress func(bytesRead int64, records int)
+}
+
+// ImportStats counts what an import did.
+type ImportStats struct {
+	Imported    int // new games stored
+	Duplicates  int // records of games the archive already held
+	Quarantined int // records that did not replay (stored in quarantine once)
+}
+
+func (s ImportStats) String() string {
+	return fmt.Sprintf("%d imported, %d duplicates, %d quarantined", s.Imported, s.Duplicates, s.Quarantined)
+}
+
+// maxChunk bounds the text of one record as read, so that a hostile input
+// (a tag of a gigabyte) cannot exhaust memory; such a record is
+// quarantined with its first bytes.
+const maxChunk = 2 * MaxRecordBytes
+
+// quarantineKeep is how much of an oversized record the quarantine keeps.
+const quarantineKeep = 4096
+
+// chunk is one record's text as split from the input.
+type chunk struct {
+	text     []byte
+	line     int   // line of the first byte, 1-based
+	offset   int64 // byte offset of the first byte
+	oversize int64 // when > 0, the record was this long and text holds its start
+}
+
+// outcome is what one record became: a row to store or the reason it was
+// refused.
+type outcome struct {
+	row    *gameRow
+	reason error
+	text   []byte
+	line   int
+	offset int64
+}
+
+type batch struct {
+	chunks []chunk
+	out    []outcome
+	done   chan struct{}
+}
+
+// Import reads record files from r (gzip-compressed or not, detected from
+// the content), replays each record, and stores the valid ones; records
+// that do not replay go to the quarantine table with the reason. name is
+// the file name that provenance and error messages give. The input is
+// read in a stream: only a few thousand records are in memory at a time.
+// Games the archive already holds are counted and skipped, so importing
+// the same file again adds nothing.
+func (a *Archive) Import(ctx context.Context, r io.Reader, name string, opt ImportOptions) (ImportStats, error) {
+	var st ImportStats
+	if opt.BatchSize <= 0 {
+		opt.BatchSize = 1000
+	}
+	cr := &countingReader{r: r}
+	br := bufio.NewReaderSize(cr, 1<<16)
+	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return st, fmt.Errorf("%s: %w", name, err)
+		}
+		defer zr.Close()
+		br = bufio.NewReaderSize(zr, 1<<16)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	work := make(chan *batch)
+	order := make(chan *batch, 2*runtime.GOMAXPROCS(0)+2)
+	var splitErr error
+	go func() {
+		defer close(work)
+		defer close(order)
+		splitErr = split(ctx, br, 256, func(b *batch) bool {
+			select {
+			case order <- b:
+			case <-ctx.Done():
+				return false
+			}
+			select {
+			case work <- b:
+			case <-ctx.Done():
+				return false
+			}
+			return true
+		})
+	}()
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				for _, c := range b.chunks {
+					b.out = append(b.out, process(name, c)...)
+				}
+				b.chunks = nil
+				close(b.done)
+			}
+		}()
+	}
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+
+	var tx *sql.Tx
+	var ins *inserter
+	var qins *sql.Stmt
+	inTx, records := 0, 0
+	commit := func() error {
+		if tx == nil {
+			return nil
+		}
+		ins.close()
+		qins.Close()
+		err := tx.Commit()
+		tx, ins, qins, inTx = nil, nil, nil, 0
+		return err
+	}
+	abort := func() {
+		if tx != nil {
+			ins.close()
+			qins.Close()
+			tx.Rollback()
+			tx = nil
+		}
+	}
+	defer abort()
+	lastProgress := time.Time{}
+	for b := range order {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return st, ctx.Err()
+		}
+		for _, o := range b.out {
+			if tx == nil {
+				var err error
+				if tx, err = a.db.BeginTx(ctx, nil); err != nil {
+					return st, err
+				}
+				if ins, err = newInserter(ctx, tx); err != nil {
+					return st, err
+				}
+				if qins, err = tx.PrepareContext(ctx, quarantineInsert); err != nil {
+					return st, err
+				}
+			}
+			if o.reason != nil {
+				if _, err := qins.ExecContext(ctx, hashString(string(o.text)), string(o.text), o.reason.Error(), name, o.line, o.offset, time.Now().Unix()); err != nil {
+					return st, fmt.Errorf("quarantine: %w", err)
+				}
+				st.Quarantined++
+				if opt.Report != nil {
+					opt.Report(o.reason)
+				}
+			} else {
+				_, dup, err := ins.add(ctx, o.row)
+				if err != nil {
+					return st, fmt.Errorf("%s:%d: %w", name, o.line, err)
+				}
+				if dup {
+					st.Duplicates++
+				} else {
+					st.Imported++
+				}
+			}
+			records++
+			inTx++
+			if inTx >= opt.BatchSize {
+				if err := commit(); err != nil {
+					return st, err
+				}
+			}
+		}
+		if opt.Progress != nil && time.Since(lastProgress) > 100*time.Millisecond {
+			lastProgress = time.Now()
+			opt.Progress(cr.n.Load(), records)
+		}
+	}
+	if err := commit(); err != nil {
+		return st, err
+	}
+	if splitErr != nil {
+		return st, fmt.Errorf("%s: %w", name, splitErr)
+	}
+	if err := ctx.Err(); err != nil {
+		return st, err
+	}
+	if opt.Progress != nil {
+		opt.Progress(cr.n.Load(), records)
+	}
+	return st, nil
+}
+
+const quarantineInsert = `INSERT INTO quarantine(text_hash, text, reason, source, source_line, source_offset, added)
+	VALUES (?,?,?,?,?,?,?) ON CONFLICT(text_hash) DO UPDATE SET reason = excluded.reason`
+
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// process parses and replays one chunk. Error lines are counted from the
+// start of the whole input.
+func process(file string, c chunk) []outcome {
+	fail := func(err error) []outcome {
+		return []outcome{{reason: err, text: c.text, line: c.line, offset: c.offset}}
+	}
+	if c.oversize > 0 {
+		return fail(&notation.Error{File: file, Pos: notation.Pos{Line: c.line, Col: 1},
+			Err: fmt.Errorf("%w: the record is %d bytes, the archive reads up to %d", ErrTooLarge, c.oversize, maxChunk)})
+	}
+	recs, errs := notation.Parse(file, c.text)
+	if len(errs) > 0 {
+		for _, e := range errs {
+			e.Pos.Line += c.line - 1
+		}
+		return fail(errs)
+	}
+	var out []outcome
+	for _, rec := range recs {
+		g, err := notation.Replay(rec)
+		if err == nil {
+			var row *gameRow
+			row, err = prepare(g, Provenance{File: file, Line: rec.Pos.Line + c.line - 1, Offset: c.offset})
+			if err == nil {
+				out = append(out, outcome{row: row, line: c.line, offset: c.offset})
+				continue
+			}
+		}
+		var e *notation.Error
+		if errors.As(err, &e) {
+			e.Pos.Line += c.line - 1
+		} else {
+			err = &notation.Error{File: file, Pos: notation.Pos{Line: rec.Pos.Line + c.line - 1, Col: rec.Pos.Col}, Err: err}
+		}
+		if len(recs) == 1 {
+			return fail(err)
+		}
+		out = append(out, outcome{reason: err, text: c.text, line: c.line, offset: c.offset})
+	}
+	return out
+}
+
+// split cuts the input into records without reading it whole: a record
+// starts at a line that begins with '[' after some movetext (outside a
+// {comment}). Batches of up to n records go to emit, which returns false
+// to stop.
+func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool) error {
+	var (
+		cur         chunk
+		sawMoves    bool
+		inBrace     bool
+		line        = 0
+		offset      int64
+		b           = &batch{done: make(chan struct{})}
+		first       = true
+		lineBuf     []byte
+		overflowing bool
+	)
+	flushBatch := func() bool {
+		if len(b.chunks) == 0 {
+			return true
+		}
+		ok := emit(b)
+		b = &batch{done: make(chan struct{})}
+		return ok
+	}
+	endChunk := func() bool {
+		if cur.text == nil && cur.oversize == 0 {
+			return true
+		}
+		b.chunks = append(b.chunks, cur)
+		cur = chunk{}
+		sawMoves, inBrace, overflowing = false, false, false
+		if len(b.chunks) >= n {
+			return flushBatch()
+		}
+		return true
+	}
+	for {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// Read one line, however long; keep at most maxChunk of it.
+		lineBuf = lineBuf[:0]
+		var lineLen int64
+		var err error
+		for {
+			var frag []byte
+			frag, err = br.ReadSlice('\n')
+			lineLen += int64(len(frag))
+			if len(lineBuf) < maxChunk {
+				lineBuf = append(lineBuf, frag[:min(len(frag), maxChunk-len(lineBuf))]...)
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		if lineLen == 0 && err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			if !endChunk() || !flushBatch() {
+				return ctx.Err()
+			}
+			return err
+		}
+		line++
+		l := lineBuf
+		if first {
+			l = bytes.TrimPrefix(l, []byte("\uFEFF"))
+			first = false
+		}
+		trimmed := bytes.TrimLeft(l, " \t")
+		blank := len(bytes.TrimSpace(l)) == 0 || l[0] == '%'
+		isTag := len(trimmed) > 0 && trimmed[0] == '['
+		if isTag && sawMoves && !inBrace {
+			if !endChunk() {
+				return ctx.Err()
+			}
+		}
+		if cur.text == nil && cur.oversize == 0 && blank {
+			offset += lineLen
+			continue // between records
+		}
+		if cur.text == nil && cur.oversize == 0 {
+			cur.line, cur.offset = line, offset
+			cur.text = []byte{}
+		}
+		if !blank && !isTag || inBrace {
+			sawMoves = true
+			inBrace = scanBraces(l, inBrace)
+		}
+		if overflowing || int64(len(cur.text))+lineLen > maxChunk {
+			if !overflowing {
+				overflowing = true
+				cur.oversize = int64(len(cur.text))
+				cur.text = cur.text[:min(len(cur.text), quarantineKeep)]
+				if len(cur.text) < quarantineKeep {
+					cur.text = append(cur.text, l[:min(len(l), quarantineKeep-len(cur.text))]...)
+				}
+			}
+			cur.oversize += lineLen
+		} else {
+			cur.text = append(cur.text, l...)
+		}
+		offset += lineLen
+	}
+}
+
+// scanBraces reports whether a line of movetext leaves a {comment} open.
+func scanBraces(l []byte, in bool) bool {
+	for _, c := range l {
+		switch {
+		case in:
+			if c == '}' {
+				in = false
+			}
+		case c == '{':
+			in = true
+		case c == ';':
+			return false
+		}
+	}
+	return in
+}

@@ -1,0 +1,201 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+
+	"icepost/notation"
+	"icepost/rules"
+)
+
+// SeatStats is how one kind of game (game and seat count) turned out.
+type SeatStats struct {
+	Game       string
+	Seats      int
+	Games      int
+	Wins       []int // wins by seat, index 0 is seat 1
+	Draws      int
+	Undecided  int
+	TotalPlies int
+}
+
+// AvgPlies is the average length in plies.
+func (s SeatStats) AvgPlies() float64 {
+	if s.Games == 0 {
+		return 0
+	}
+	return float64(s.TotalPlies) / float64(s.Games)
+}
+
+// PlayerStats is one player's results.
+type PlayerStats struct {
+	Name                       string
+	Games, Wins, Losses, Draws int
+}
+
+// Score is wins plus half the draws.
+func (p PlayerStats) Score() float64 { return float64(p.Wins) + float64(p.Draws)/2 }
+
+// Stats is the summary of the games a query selects.
+type Stats struct {
+	Kinds   []SeatStats
+	Players []PlayerStats // most games first
+}
+
+// Stats counts results over the games q selects (Limit and Offset are
+// ignored): how often each seat wins per game and seat count, the average
+// length, and up to maxPlayers players' results.
+func (a *Archive) Stats(ctx context.Context, q Query, maxPlayers int) (*Stats, error) {
+	q.Limit, q.Offset = 0, 0
+	b, err := a.build(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := a.db.QueryContext(ctx, `SELECT g.game, g.seats, g.winner, count(*), sum(g.plies) FROM games g`+b.where()+
+		` GROUP BY g.game, g.seats, g.winner ORDER BY g.game, g.seats`, b.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	st := &Stats{}
+	for rows.Next() {
+		var game string
+		var seats, n, plies int
+		var winner sql.NullInt64
+		if err := rows.Scan(&game, &seats, &winner, &n, &plies); err != nil {
+			return nil, err
+		}
+		k := len(st.Kinds) - 1
+		if k < 0 || st.Kinds[k].Game != game || st.Kinds[k].Seats != seats {
+			st.Kinds = append(st.Kinds, SeatStats{Game: game, Seats: seats, Wins: make([]int, seats)})
+			k++
+		}
+		ks := &st.Kinds[k]
+		ks.Games += n
+		ks.TotalPlies += plies
+		switch {
+		case !winner.Valid:
+			ks.Undecided += n
+		case winner.Int64 == 0:
+			ks.Draws += n
+		case int(winner.Int64) <= seats:
+			ks.Wins[winner.Int64-1] += n
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if maxPlayers <= 0 {
+		return st, nil
+	}
+	prows, err := a.db.QueryContext(ctx, `SELECT p.name, count(*), coalesce(sum(s.outcome = 2), 0), coalesce(sum(s.outcome = 0), 0), coalesce(sum(s.outcome = 1), 0)
+		FROM seats s JOIN players p ON p.id = s.player_id
+		WHERE s.game_id IN (SELECT g.id FROM games g`+b.where()+`)
+		GROUP BY s.player_id ORDER BY count(*) DESC, p.name LIMIT ?`, append(b.args, maxPlayers)...)
+	if err != nil {
+		return nil, err
+	}
+	defer prows.Close()
+	for prows.Next() {
+		var p PlayerStats
+		if err := prows.Scan(&p.Name, &p.Games, &p.Wins, &p.Losses, &p.Draws); err != nil {
+			return nil, err
+		}
+		st.Players = append(st.Players, p)
+	}
+	return st, prows.Err()
+}
+
+// NextMove is one move played from a position, with how it did for the
+// seat that played it.
+type NextMove struct {
+	Move                               string
+	Games, Wins, Draws, Losses, Undone int
+}
+
+// Score is the mover's points per decided game (a win 1, a draw 1/2).
+func (m NextMove) Score() float64 {
+	d := m.Wins + m.Draws + m.Losses
+	if d == 0 {
+		return 0
+	}
+	return (float64(m.Wins) + float64(m.Draws)/2) / float64(d)
+}
+
+// Explore lists every move played from pos in the games q selects, most
+// played first: the opening explorer.
+func (a *Archive) Explore(ctx context.Context, q Query, pos rules.State) ([]NextMove, error) {
+	q.Limit, q.Offset = 0, 0
+	b, err := a.build(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	mover := pos.ToMove()
+	cond := "p.hash = ?"
+	if w := b.where(); w != "" {
+		cond += " AND " + w[len(" WHERE "):]
+	}
+	rows, err := a.db.QueryContext(ctx, `SELECT p.ply, g.winner, g.record FROM positions p JOIN games g ON g.id = p.game_id WHERE `+cond,
+		append([]any{PositionHash(pos)}, b.args...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byMove := map[string]*NextMove{}
+	for rows.Next() {
+		var ply int
+		var winner sql.NullInt64
+		var packed []byte
+		if err := rows.Scan(&ply, &winner, &packed); err != nil {
+			return nil, err
+		}
+		text, err := unpackRecord(packed)
+		if err != nil {
+			return nil, err
+		}
+		recs, errs := notation.Parse("", text)
+		if len(errs) > 0 || len(recs) != 1 {
+			return nil, fmt.Errorf("a stored record does not parse: %v", errs.Err())
+		}
+		moves := recs[0].Main.Moves
+		if ply >= len(moves) {
+			continue // the game ended here
+		}
+		tok := moves[ply].Token
+		m := byMove[tok]
+		if m == nil {
+			m = &NextMove{Move: tok}
+			byMove[tok] = m
+		}
+		m.Games++
+		switch {
+		case !winner.Valid:
+			m.Undone++
+		case winner.Int64 == 0:
+			m.Draws++
+		case int(winner.Int64) == mover:
+			m.Wins++
+		default:
+			m.Losses++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]NextMove, 0, len(byMove))
+	for _, m := range byMove {
+		out = append(out, *m)
+	}
+	slices.SortFunc(out, func(x, y NextMove) int {
+		if x.Games != y.Games {
+			return y.Games - x.Games
+		}
+		if x.Move < y.Move {
+			return -1
+		}
+		return 1
+	})
+	return out, nil
+}
