@@ -1,0 +1,648 @@
+package pbem
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"math/big"
+	"net/mail"
+	"slices"
+	"strconv"
+	"strings"
+
+	"icepost/notation"
+	"icepost/rules"
+	"icepost/rules/games"
+)
+
+// userError is a problem with what a player sent: they are told, in
+// words, and nothing changes.
+type userError struct {
+	msg  string
+	game *game // the game concerned, for a board in the reply; may be nil
+	seat int   // the seat the reply goes to in that game (0: the sender)
+}
+
+func (e *userError) Error() string { return e.msg }
+
+func userErrorf(g *game, format string, args ...any) error {
+	return &userError{msg: fmt.Sprintf(format, args...), game: g}
+}
+
+// dispatch runs the mail's commands in order and returns the outcome for
+// the log. It returns an error only for internal failures.
+func (h *handling) dispatch() (string, error) {
+	if !h.authenticated() {
+		return "refused: no DMARC or DKIM pass from " + h.s.AuthServID, nil
+	}
+	tok, hasTok := h.findToken()
+	var tp *token
+	if hasTok {
+		tp = &tok
+	}
+	if len(h.msg.Commands) == 0 {
+		text := "I found no command in your mail. Reply with just your move on the first line (like L@c3), or one of the commands below.\n\n" + helpText()
+		if err := h.errorReply(h.msg.From, "no command found", text, nil, 0); err != nil {
+			return "", err
+		}
+		return "no command", nil
+	}
+	var done []string
+	for i, cmd := range h.msg.Commands {
+		comment := ""
+		if i == len(h.msg.Commands)-1 {
+			comment = h.msg.Comment
+		}
+		err := h.command(cmd, tp, comment)
+		var ue *userError
+		if errors.As(err, &ue) {
+			if err := h.replyError(cmd, ue); err != nil {
+				return "", err
+			}
+			done = append(done, cmd+": refused: "+ue.msg)
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+		done = append(done, cmd)
+	}
+	return strings.Join(done, "; "), nil
+}
+
+func (h *handling) command(cmd string, tok *token, comment string) error {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return userErrorf(nil, "empty command")
+	}
+	switch f[0] {
+	case "move":
+		if len(f) != 2 {
+			return userErrorf(nil, "write a move as one word, like L@c3")
+		}
+		return h.move(tok, f[1], comment)
+	case "challenge":
+		return h.challenge(f[1:])
+	case "accept":
+		return h.answer(tok, true)
+	case "decline":
+		return h.answer(tok, false)
+	case "board":
+		return h.board(tok)
+	case "history":
+		return h.history(tok)
+	case "resign":
+		return h.resign(tok)
+	case "draw":
+		return h.draw(tok)
+	case "games":
+		return h.listGames()
+	case "help":
+		return h.help(tok)
+	case "observe":
+		if len(f) != 2 {
+			return userErrorf(nil, "write observe and the game's number, like: observe 12")
+		}
+		return h.observe(f[1])
+	}
+	return userErrorf(nil, "%q is not a command I know.\n\n%s", f[0], helpText())
+}
+
+// replyError tells the player what went wrong, with the board when a game
+// is concerned. It goes to the seat's address when the error concerns a
+// seat (so a forged From is never answered), else to the sender.
+func (h *handling) replyError(cmd string, ue *userError) error {
+	to := h.msg.From
+	if ue.game != nil && ue.seat > 0 {
+		to = ue.game.seats[ue.seat-1].address
+	}
+	return h.errorReply(to, "about your command "+strconv.Quote(cmd), ue.msg, ue.game, ue.seat)
+}
+
+// errorReply sends an error reply within the per-sender limit.
+func (h *handling) errorReply(to, subject, text string, g *game, seatNo int) error {
+	ok, err := h.allowErrorReply(strings.ToLower(to))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		h.s.log().Warn("error reply withheld: rate limit", "to", to)
+		return nil
+	}
+	if g != nil {
+		m := h.boardMail(g, seatNo, text, "")
+		m.To = to
+		m.Reply = true
+		h.threadReply(m)
+		h.send(m)
+		return nil
+	}
+	m := &outMail{To: to, Subject: "icepost: " + subject, Text: text + "\n", Reply: true}
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+// threadReply makes m a reply to the mail being handled.
+func (h *handling) threadReply(m *outMail) {
+	if id := h.msg.MessageID; id != "" {
+		m.InReplyTo = id
+		m.References = append(slices.Clone(m.References), id)
+	}
+}
+
+// gameFor finds the game a command is about: the token's, or the
+// sender's only game in one of the statuses given.
+func (h *handling) gameFor(tok *token, statuses ...string) (*game, int, error) {
+	if tok != nil {
+		g, err := h.loadGame(tok.game)
+		if errors.Is(err, errNoGame) {
+			return nil, 0, userErrorf(nil, "game %d does not exist", tok.game)
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		if tok.seat > len(g.seats) {
+			return nil, 0, userErrorf(nil, "game %d has no seat %d", tok.game, tok.seat)
+		}
+		if g.seatOf(h.msg.From) != tok.seat {
+			return nil, 0, &userError{msg: fmt.Sprintf("this mail came from %s, but the game mail it answers was sent to %s: only that address may act for seat %d.", h.msg.From, g.seats[tok.seat-1].address, tok.seat), game: g, seat: tok.seat}
+		}
+		return g, tok.seat, nil
+	}
+	var ids []int64
+	q := `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id WHERE s.address = ? AND g.status IN (` +
+		strings.TrimSuffix(strings.Repeat("?,", len(statuses)), ",") + `) ORDER BY g.id`
+	args := []any{strings.ToLower(h.msg.From)}
+	for _, st := range statuses {
+		args = append(args, st)
+	}
+	rows, err := h.tx.QueryContext(h.ctx, q, args...)
+	if err != nil {
+		return nil, 0, err
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	switch len(ids) {
+	case 0:
+		return nil, 0, userErrorf(nil, "you have no game this command could be about. Send \"games\" to list your games.")
+	case 1:
+		g, err := h.loadGame(ids[0])
+		if err != nil {
+			return nil, 0, err
+		}
+		return g, g.seatOf(h.msg.From), nil
+	}
+	return nil, 0, userErrorf(nil, "you have %d games; reply to the mail of the game you mean, so that I know which.", len(ids))
+}
+
+func (h *handling) move(tok *token, moveTok, comment string) error {
+	if tok == nil {
+		return userErrorf(nil, "I cannot tell which game your move %s is for: reply to the board mail of your game (keep its subject and address).", moveTok)
+	}
+	g, seatNo, err := h.gameFor(tok)
+	if err != nil {
+		return err
+	}
+	if g.status != statusActive {
+		return &userError{msg: fmt.Sprintf("game %d is %s: no moves now.", g.id, g.status), game: g, seat: seatNo}
+	}
+	s := g.state()
+	if tok.kind == 'm' && tok.ply != g.ply() {
+		return &userError{msg: fmt.Sprintf("your reply answers the board after move %d, but the game has gone on to move %d since. Nothing was played; here is the board now.", tok.ply, g.ply()), game: g, seat: seatNo}
+	}
+	if s.ToMove() != seatNo {
+		return &userError{msg: fmt.Sprintf("it is %s's turn (seat %d), not yours.", g.seats[s.ToMove()-1].name, s.ToMove()), game: g, seat: seatNo}
+	}
+	m, err := s.ParseMove(moveTok)
+	if err != nil {
+		msg := fmt.Sprintf("your move was not played: %v.", err)
+		if legal := s.Moves(nil); len(legal) <= 30 {
+			toks := make([]string, len(legal))
+			for i, l := range legal {
+				toks[i] = s.FormatMove(l)
+			}
+			slices.Sort(toks)
+			msg += "\n\nThe legal moves: " + strings.Join(toks, " ")
+		}
+		return &userError{msg: msg, game: g, seat: seatNo}
+	}
+	if err := g.play(m, comment); err != nil {
+		return err
+	}
+	g.drawOffers = 0
+	mover := g.seats[seatNo-1].name
+	news := fmt.Sprintf("%s played %s (move %d).", mover, s.FormatMove(m), g.ply())
+	if comment != "" {
+		news += "\n" + mover + " wrote: " + comment
+	}
+	if out := g.state().Outcome(); out.Over {
+		g.finish(notation.ResultString(out, len(g.seats)), "normal")
+		news += "\n\n" + g.endText()
+		if err := h.archive(g); err != nil {
+			return err
+		}
+	}
+	if err := h.saveGame(g); err != nil {
+		return err
+	}
+	h.sendBoards(g, news)
+	return nil
+}
+
+// archive stores a finished game in the archive, in this transaction.
+func (h *handling) archive(g *game) error {
+	if h.s.Archive == nil {
+		return nil
+	}
+	r, err := notation.Replay(g.rec)
+	if err != nil {
+		return fmt.Errorf("game %d: the finished record does not replay: %w", g.id, err)
+	}
+	return h.s.Archive.AddGame(h.ctx, h.tx, r, fmt.Sprintf("mail game %d", g.id))
+}
+
+func (g *game) endText() string {
+	w, decided, _ := notation.ParseResult(g.rec.Result, len(g.seats))
+	how := ""
+	if t, ok := g.rec.Tag("Termination"); ok {
+		how = " by " + t
+	}
+	switch {
+	case !decided:
+		return "The game has ended."
+	case w == 0:
+		return fmt.Sprintf("Game over: a draw%s (%s).", how, g.rec.Result)
+	}
+	return fmt.Sprintf("Game over: %s wins%s (%s).", g.seats[w-1].name, how, g.rec.Result)
+}
+
+// sendBoards sends the board to every player (each with their own token,
+// from their own side) and observer.
+func (h *handling) sendBoards(g *game, news string) {
+	for i := range g.seats {
+		m := h.boardMail(g, i+1, news, "")
+		h.send(m)
+	}
+	for _, o := range g.observers {
+		m := h.boardMail(g, 0, news, o)
+		h.send(m)
+	}
+}
+
+func (h *handling) challenge(args []string) error {
+	if len(h.s.Starters) > 0 && !slices.ContainsFunc(h.s.Starters, func(a string) bool { return strings.EqualFold(a, h.msg.From) }) {
+		return userErrorf(nil, "this server takes challenges only from the players its operator listed; ask them to add %s.", h.msg.From)
+	}
+	if len(args) == 0 {
+		return userErrorf(nil, "write: challenge GAME [option=value ...] ADDRESS ...\nThe games: %s.", strings.Join(games.Names(), ", "))
+	}
+	rg, ok := games.Lookup(args[0])
+	if !ok {
+		return userErrorf(nil, "I do not know the game %q. The games: %s.", args[0], strings.Join(games.Names(), ", "))
+	}
+	var opts rules.Options
+	random := false
+	addrs := []string{strings.ToLower(h.msg.From)}
+	for _, a := range args[1:] {
+		if name, value, ok := strings.Cut(a, "="); ok {
+			switch strings.ToLower(name) {
+			case "seats":
+				if value != "random" {
+					return userErrorf(nil, "seats=random shuffles the seats; otherwise the seats follow the order of the addresses, the challenger first.")
+				}
+				random = true
+			case "target":
+				n, err := strconv.Atoi(value)
+				if err != nil || n < 1 || n > 100 {
+					return userErrorf(nil, "target=%s: the score that wins is a whole number from 1 to 100.", value)
+				}
+				opts.Target = n
+			case "board":
+				opts.Board = strings.ToLower(value)
+			default:
+				return userErrorf(nil, "unknown option %q: the options are seats=random, target=N (Pikemen), board=star|hex (IceFrogs).", name)
+			}
+			continue
+		}
+		addr, err := mail.ParseAddress(a)
+		if err != nil || !strings.Contains(addr.Address, "@") {
+			return userErrorf(nil, "%q is not a mail address.", a)
+		}
+		lower := strings.ToLower(addr.Address)
+		if slices.Contains(addrs, lower) {
+			return userErrorf(nil, "%s is named twice: each player has one seat.", lower)
+		}
+		if strings.EqualFold(lower, h.s.Address) {
+			return userErrorf(nil, "I cannot play: name the other players' addresses.")
+		}
+		addrs = append(addrs, lower)
+	}
+	if len(addrs) < 2 {
+		return userErrorf(nil, "name at least one opponent's address.")
+	}
+	opts.Seats = len(addrs)
+	start, err := rg.Start(opts)
+	if err != nil {
+		return userErrorf(nil, "%v.", err)
+	}
+	if random {
+		for i := len(addrs) - 1; i > 0; i-- {
+			j, _ := rand.Int(rand.Reader, big.NewInt(int64(i+1)))
+			addrs[i], addrs[j.Int64()] = addrs[j.Int64()], addrs[i]
+		}
+	}
+	o := start.Options()
+	rec := &notation.Record{Result: "*"}
+	rec.SetTag("Game", rg.Name())
+	rec.SetTag("Event", "icepost by mail")
+	rec.SetTag("Site", h.s.Address)
+	rec.SetTag("Date", h.now.UTC().Format("2006.01.02"))
+	for i, a := range addrs {
+		rec.SetTag("Player"+strconv.Itoa(i+1), nameOf(a)+" <"+a+">")
+	}
+	if opts.Target != 0 {
+		rec.SetTag("Target", strconv.Itoa(o.Target))
+	}
+	if opts.Board != "" {
+		rec.SetTag("Board", o.Board)
+	}
+	rec.SetTag("Result", "*")
+	res, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_games (game, status, record, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+		rg.Name(), statusInvited, rec.String(), h.now.Unix(), h.now.Unix())
+	if err != nil {
+		return err
+	}
+	id, _ := res.LastInsertId()
+	for i, a := range addrs {
+		accepted := a == strings.ToLower(h.msg.From)
+		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_seats (game_id, seat, address, name, accepted) VALUES (?, ?, ?, ?, ?)`,
+			id, i+1, a, nameOf(a), accepted); err != nil {
+			return err
+		}
+	}
+	g, err := h.loadGame(id)
+	if err != nil {
+		return err
+	}
+	challenger := nameOf(h.msg.From)
+	for i, st := range g.seats {
+		seatNo := i + 1
+		var text string
+		if st.accepted {
+			text = fmt.Sprintf("Your challenge is sent: %s.\nThe game starts when every player has accepted; you will get the first board then.\n", g.title())
+		} else {
+			text = fmt.Sprintf("%s challenges you to a game of %s by mail: %s.\nYou would play seat %d.\n\nReply \"accept\" to play, or \"decline\".\n\n%s",
+				challenger, rg.Name(), g.title(), seatNo, rulesSummary(rg.Name()))
+		}
+		m := h.threadMail(g, seatNo, token{kind: 'i', game: g.id, seat: seatNo})
+		m.Text = text
+		h.send(m)
+	}
+	return nil
+}
+
+// nameOf makes a player's name from an address: its local part.
+func nameOf(addr string) string {
+	local, _, _ := strings.Cut(addr, "@")
+	return local
+}
+
+func (h *handling) answer(tok *token, accept bool) error {
+	g, seatNo, err := h.gameFor(tok, statusInvited)
+	if err != nil {
+		return err
+	}
+	if g.status != statusInvited {
+		return userErrorf(nil, "game %d is %s: there is no invitation to answer.", g.id, g.status)
+	}
+	if !accept {
+		g.status = statusDeclined
+		if err := h.saveGame(g); err != nil {
+			return err
+		}
+		for i := range g.seats {
+			m := h.threadMail(g, i+1, token{})
+			m.Text = fmt.Sprintf("%s declined: the game %s will not be played.\n", g.seats[seatNo-1].name, g.title())
+			h.send(m)
+		}
+		return nil
+	}
+	if _, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_seats SET accepted = 1 WHERE game_id = ? AND seat = ?`, g.id, seatNo); err != nil {
+		return err
+	}
+	g.seats[seatNo-1].accepted = true
+	var waiting []string
+	for _, st := range g.seats {
+		if !st.accepted {
+			waiting = append(waiting, st.name)
+		}
+	}
+	if len(waiting) > 0 {
+		m := h.threadMail(g, seatNo, token{})
+		m.Text = fmt.Sprintf("You accepted %s. Still waiting for: %s.\n", g.title(), strings.Join(waiting, ", "))
+		h.send(m)
+		return nil
+	}
+	g.status = statusActive
+	if err := h.saveGame(g); err != nil {
+		return err
+	}
+	h.sendBoards(g, "Everyone accepted: the game begins.")
+	return nil
+}
+
+func (h *handling) board(tok *token) error {
+	g, seatNo, err := h.gameFor(tok, statusActive)
+	if err != nil {
+		return err
+	}
+	m := h.boardMail(g, seatNo, "The board, as you asked.", "")
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+func (h *handling) history(tok *token) error {
+	g, seatNo, err := h.gameFor(tok, statusActive, statusFinished)
+	if err != nil {
+		return err
+	}
+	rec := g.rec.String()
+	m := h.boardMail(g, seatNo, "The record of the game so far (also attached):\n\n"+rec, "")
+	m.Attachments = []attachment{{Name: fmt.Sprintf("icepost-game-%d.txt", g.id), Type: "text/plain", Data: []byte(rec)}}
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+func (h *handling) resign(tok *token) error {
+	g, seatNo, err := h.gameFor(tok, statusActive)
+	if err != nil {
+		return err
+	}
+	if g.status != statusActive {
+		return userErrorf(g, "game %d is %s.", g.id, g.status)
+	}
+	g.finish(notation.ResultString(rules.Outcome{Over: true, Winner: resignWinner(g, seatNo)}, len(g.seats)), "resignation")
+	if err := h.archive(g); err != nil {
+		return err
+	}
+	if err := h.saveGame(g); err != nil {
+		return err
+	}
+	h.sendBoards(g, fmt.Sprintf("%s resigned.\n\n%s", g.seats[seatNo-1].name, g.endText()))
+	return nil
+}
+
+// resignWinner decides who wins when a seat resigns: in a 2-seat game the
+// other seat; with 3 or 4 seats the other seat with the highest score, or a
+// draw when scores are level or the game has none (see docs/mail.md).
+func resignWinner(g *game, resigning int) int {
+	if len(g.seats) == 2 {
+		return 3 - resigning
+	}
+	sc := g.state().Scores()
+	if sc == nil {
+		return 0
+	}
+	best, winner := -1, 0
+	for i, v := range sc {
+		switch {
+		case i+1 == resigning:
+		case v > best:
+			best, winner = v, i+1
+		case v == best:
+			winner = 0
+		}
+	}
+	return winner
+}
+
+func (h *handling) draw(tok *token) error {
+	g, seatNo, err := h.gameFor(tok, statusActive)
+	if err != nil {
+		return err
+	}
+	if g.status != statusActive {
+		return userErrorf(g, "game %d is %s.", g.id, g.status)
+	}
+	g.drawOffers |= 1 << (seatNo - 1)
+	all := 1<<len(g.seats) - 1
+	name := g.seats[seatNo-1].name
+	if g.drawOffers != all {
+		if err := h.saveGame(g); err != nil {
+			return err
+		}
+		var still []string
+		for i, st := range g.seats {
+			if g.drawOffers&(1<<i) == 0 {
+				still = append(still, st.name)
+			}
+		}
+		h.sendBoards(g, fmt.Sprintf("%s offers a draw. To accept, reply \"draw\"; a move declines it. Waiting for: %s.", name, strings.Join(still, ", ")))
+		return nil
+	}
+	g.finish(notation.ResultString(rules.Outcome{Over: true}, len(g.seats)), "agreement")
+	if err := h.archive(g); err != nil {
+		return err
+	}
+	if err := h.saveGame(g); err != nil {
+		return err
+	}
+	h.sendBoards(g, fmt.Sprintf("%s accepted the draw.\n\n%s", name, g.endText()))
+	return nil
+}
+
+func (h *handling) listGames() error {
+	rows, err := h.tx.QueryContext(h.ctx, `SELECT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
+		WHERE s.address = ? AND g.status IN ('invited', 'active') ORDER BY g.id`, strings.ToLower(h.msg.From))
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	var b strings.Builder
+	if len(ids) == 0 {
+		b.WriteString("You have no games in progress. Start one with: challenge GAME ADDRESS\n")
+	}
+	for _, id := range ids {
+		g, err := h.loadGame(id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s: ", g.title())
+		switch {
+		case g.status == statusInvited:
+			b.WriteString("waiting for players to accept\n")
+		case g.state().ToMove() == g.seatOf(h.msg.From):
+			fmt.Fprintf(&b, "your move (move %d)\n", g.ply()+1)
+		default:
+			fmt.Fprintf(&b, "%s to move (move %d)\n", g.seats[g.state().ToMove()-1].name, g.ply()+1)
+		}
+	}
+	m := &outMail{To: h.msg.From, Subject: "icepost: your games", Text: b.String(), Reply: true}
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+func (h *handling) help(tok *token) error {
+	text := helpText()
+	if tok != nil {
+		if g, err := h.loadGame(tok.game); err == nil {
+			text += "\n" + rulesSummary(g.gameName())
+		}
+	} else {
+		for _, g := range games.All() {
+			text += "\n" + rulesSummary(g.Name())
+		}
+	}
+	m := &outMail{To: h.msg.From, Subject: "icepost: help", Text: text, Reply: true}
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+func (h *handling) observe(arg string) error {
+	id, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64)
+	if err != nil {
+		return userErrorf(nil, "observe takes the game's number, like: observe 12")
+	}
+	g, err := h.loadGame(id)
+	if errors.Is(err, errNoGame) {
+		return userErrorf(nil, "game %d does not exist.", id)
+	}
+	if err != nil {
+		return err
+	}
+	if g.status != statusActive {
+		return userErrorf(nil, "game %d is %s: there is nothing to watch.", id, g.status)
+	}
+	addr := strings.ToLower(h.msg.From)
+	if g.seatOf(addr) > 0 {
+		return userErrorf(nil, "you play in game %d: you get its boards already.", id)
+	}
+	if _, err := h.tx.ExecContext(h.ctx, `INSERT OR IGNORE INTO pbem_observers (game_id, address) VALUES (?, ?)`, id, addr); err != nil {
+		return err
+	}
+	m := h.boardMail(g, 0, "You now follow this game: every board will come to you.", addr)
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}

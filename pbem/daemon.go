@@ -1,0 +1,274 @@
+package pbem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"icepost/pbem/mailbox"
+)
+
+// Mailbox is the inbox the daemon reads: *mailbox.Reader is one.
+type Mailbox interface {
+	// Fetch returns the mails with a UID above afterUID, and the
+	// mailbox's UIDVALIDITY.
+	Fetch(ctx context.Context, afterUID uint32) ([]mailbox.Mail, uint32, error)
+	Done(ctx context.Context, uid uint32) error   // file a handled mail away
+	Reject(ctx context.Context, uid uint32) error // set a mail aside
+	// Wait returns when new mail may have come, or after timeout.
+	Wait(ctx context.Context, timeout time.Duration) error
+}
+
+// Sender sends one mail: *mailbox.Sender is one. An error whose
+// Temporary method says true is tried again later.
+type Sender interface {
+	Send(ctx context.Context, from string, to []string, msg []byte) error
+}
+
+// Daemon runs the mail loop: read, handle, file, and send the outbox.
+type Daemon struct {
+	Server  *Server
+	Mailbox Mailbox
+	Sender  Sender
+	// Poll is how long to wait for new mail before looking again (IDLE
+	// may wake the loop sooner); default one minute.
+	Poll time.Duration
+	// GiveUp is how long a mail may stay unsent before it is given up;
+	// default two days.
+	GiveUp time.Duration
+
+	wake chan struct{}
+}
+
+// Run reads and answers mail until ctx ends. It returns nil on a clean
+// stop: the mail in hand is finished first.
+func (d *Daemon) Run(ctx context.Context) error {
+	d.wake = make(chan struct{}, 1)
+	log := d.Server.log()
+	sendDone := make(chan struct{})
+	go func() {
+		defer close(sendDone)
+		d.sendLoop(ctx)
+	}()
+	backoff := time.Second
+	for ctx.Err() == nil {
+		n, err := d.ProcessInbox(ctx)
+		if err != nil && ctx.Err() == nil {
+			log.Warn("inbox", "err", err, "retry_in", backoff)
+			sleep(ctx, backoff)
+			backoff = min(backoff*2, 5*time.Minute)
+			continue
+		}
+		backoff = time.Second
+		if n > 0 {
+			continue // more may have come while we worked
+		}
+		poll := d.Poll
+		if poll == 0 {
+			poll = time.Minute
+		}
+		if err := d.Mailbox.Wait(ctx, poll); err != nil && ctx.Err() == nil {
+			log.Warn("waiting for mail", "err", err)
+			sleep(ctx, backoff)
+		}
+	}
+	<-sendDone
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// ProcessInbox handles every mail the mailbox holds past the last UID
+// seen, and returns how many it handled.
+func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
+	db := d.Server.DB
+	last, err := getState(ctx, db, "last_uid")
+	if err != nil {
+		return 0, err
+	}
+	lastUID, _ := strconv.ParseUint(last, 10, 32)
+	mails, validity, err := d.Mailbox.Fetch(ctx, uint32(lastUID))
+	if err != nil {
+		return 0, err
+	}
+	known, err := getState(ctx, db, "uidvalidity")
+	if err != nil {
+		return 0, err
+	}
+	if v := strconv.FormatUint(uint64(validity), 10); known != v {
+		// UIDs of the old validity mean nothing now. Starting over is
+		// safe: mails already handled are known by their Message-ID.
+		if known != "" {
+			d.Server.log().Warn("UIDVALIDITY changed: scanning the mailbox again", "old", known, "new", v)
+		}
+		if err := setState(ctx, db, "uidvalidity", v); err != nil {
+			return 0, err
+		}
+		if lastUID != 0 {
+			if err := setState(ctx, db, "last_uid", "0"); err != nil {
+				return 0, err
+			}
+			if mails, _, err = d.Mailbox.Fetch(ctx, 0); err != nil {
+				return 0, err
+			}
+		}
+	}
+	n := 0
+	for _, m := range mails {
+		if ctx.Err() != nil {
+			break
+		}
+		disp, err := d.handle(ctx, m)
+		if err != nil {
+			return n, err
+		}
+		if d.Server.DryRun {
+			n++
+			continue
+		}
+		file := d.Mailbox.Done
+		if disp == Rejected {
+			file = d.Mailbox.Reject
+		}
+		if err := file(ctx, m.UID); err != nil {
+			return n, fmt.Errorf("filing mail %d: %w", m.UID, err)
+		}
+		if err := setState(ctx, db, "last_uid", strconv.FormatUint(uint64(m.UID), 10)); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if n > 0 {
+		d.poke()
+	}
+	return n, nil
+}
+
+// handle handles one mail; a panic in handling sets the mail aside instead
+// of stopping the daemon.
+func (d *Daemon) handle(ctx context.Context, m mailbox.Mail) (disp Disposition, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d.Server.log().Error("handling a mail panicked: it is set aside", "uid", m.UID, "panic", p, "stack", string(debug.Stack()))
+			disp, err = Rejected, nil
+			if !d.Server.DryRun {
+				_, err = d.Server.DB.ExecContext(ctx, `INSERT OR IGNORE INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, ?, '', ?)`,
+					mailKey(nil, m.Raw), d.Server.now().Unix(), fmt.Sprintf("rejected: internal error: %v", p))
+			}
+		}
+	}()
+	if m.Truncated {
+		d.Server.log().Warn("mail too large: set aside", "uid", m.UID)
+		return Rejected, nil
+	}
+	return d.Server.Handle(ctx, m.Raw)
+}
+
+func (d *Daemon) poke() {
+	if d.wake == nil {
+		return
+	}
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (d *Daemon) sendLoop(ctx context.Context) {
+	for ctx.Err() == nil {
+		next, err := d.SendOutbox(ctx)
+		if err != nil && ctx.Err() == nil {
+			d.Server.log().Warn("outbox", "err", err)
+		}
+		wait := time.Minute
+		if !next.IsZero() {
+			wait = max(time.Until(next), time.Second)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-d.wake:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// temporary is what errors that may pass have.
+type temporary interface{ Temporary() bool }
+
+// SendOutbox sends every mail that is due, and returns when the next one
+// not yet due is (zero when none).
+func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
+	db := d.Server.DB
+	now := d.Server.now()
+	rows, err := db.QueryContext(ctx, `SELECT id, recipient, message, attempts, created_at FROM pbem_outbox
+		WHERE sent_at IS NULL AND failed_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT 100`, now.Unix())
+	if err != nil {
+		return time.Time{}, err
+	}
+	type item struct {
+		id       int64
+		to       string
+		msg      []byte
+		attempts int
+		created  int64
+	}
+	var items []item
+	for rows.Next() {
+		var it item
+		if err := rows.Scan(&it.id, &it.to, &it.msg, &it.attempts, &it.created); err != nil {
+			rows.Close()
+			return time.Time{}, err
+		}
+		items = append(items, it)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return time.Time{}, err
+	}
+	giveUp := d.GiveUp
+	if giveUp == 0 {
+		giveUp = 48 * time.Hour
+	}
+	for _, it := range items {
+		if ctx.Err() != nil {
+			return time.Time{}, ctx.Err()
+		}
+		err := d.Sender.Send(ctx, d.Server.Address, []string{it.to}, it.msg)
+		now := d.Server.now()
+		switch {
+		case err == nil:
+			_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?`, now.Unix(), it.id)
+		default:
+			var t temporary
+			temp := !errors.As(err, &t) || t.Temporary()
+			d.Server.log().Warn("sending", "to", it.to, "err", err, "temporary", temp)
+			if !temp || now.Sub(time.Unix(it.created, 0)) > giveUp {
+				_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET failed_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, now.Unix(), err.Error(), it.id)
+			} else {
+				delay := time.Minute << min(it.attempts, 6) // 1 min doubling to about an hour
+				_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET next_try_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, now.Add(delay).Unix(), err.Error(), it.id)
+			}
+		}
+		if err != nil {
+			return time.Time{}, err
+		}
+	}
+	var next int64
+	err = db.QueryRowContext(ctx, `SELECT coalesce(min(next_try_at), 0) FROM pbem_outbox WHERE sent_at IS NULL AND failed_at IS NULL`).Scan(&next)
+	if err != nil || next == 0 {
+		return time.Time{}, err
+	}
+	return time.Unix(next, 0), nil
+}

@@ -1,0 +1,172 @@
+package pbem
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"icepost/notation"
+	"icepost/rules"
+)
+
+// Game statuses.
+const (
+	statusInvited   = "invited"
+	statusActive    = "active"
+	statusFinished  = "finished"
+	statusDeclined  = "declined"
+	statusCancelled = "cancelled"
+)
+
+// seat is one player of a game by mail.
+type seat struct {
+	address, name string
+	accepted      bool
+}
+
+// game is a game by mail as stored, with its record replayed.
+type game struct {
+	id         int64
+	status     string
+	seats      []seat // index 0 is seat 1
+	observers  []string
+	drawOffers int
+	rec        *notation.Record
+	replay     *notation.Game
+}
+
+var errNoGame = errors.New("no such game")
+
+func (h *handling) loadGame(id int64) (*game, error) {
+	g := &game{id: id}
+	var text string
+	err := h.tx.QueryRowContext(h.ctx, `SELECT status, record, draw_offers FROM pbem_games WHERE id = ?`, id).Scan(&g.status, &text, &g.drawOffers)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNoGame
+	}
+	if err != nil {
+		return nil, err
+	}
+	rows, err := h.tx.QueryContext(h.ctx, `SELECT address, name, accepted FROM pbem_seats WHERE game_id = ? ORDER BY seat`, id)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var st seat
+		if err := rows.Scan(&st.address, &st.name, &st.accepted); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		g.seats = append(g.seats, st)
+	}
+	rows.Close()
+	rows, err = h.tx.QueryContext(h.ctx, `SELECT address FROM pbem_observers WHERE game_id = ? ORDER BY address`, id)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		g.observers = append(g.observers, a)
+	}
+	rows.Close()
+	games, errs := notation.Check(fmt.Sprintf("game %d", id), []byte(text))
+	if len(errs) > 0 || len(games) != 1 {
+		// The rules changed under a stored game: say so in the log and
+		// treat it as an internal error, never as the player's fault.
+		return nil, fmt.Errorf("game %d: the stored record no longer replays: %v", id, errs.Err())
+	}
+	g.replay = games[0]
+	g.rec = g.replay.Record
+	return g, nil
+}
+
+// state is the position now.
+func (g *game) state() rules.State { return g.replay.Final() }
+
+func (g *game) ply() int { return len(g.replay.Moves) }
+
+func (g *game) gameName() string { return g.replay.Rules.Name() }
+
+// seatOf returns the seat (1-based) of an address, or 0.
+func (g *game) seatOf(addr string) int {
+	for i, st := range g.seats {
+		if strings.EqualFold(st.address, addr) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func (g *game) title() string {
+	names := make([]string, len(g.seats))
+	for i, st := range g.seats {
+		names[i] = st.name
+	}
+	return fmt.Sprintf("%s #%d: %s", g.gameName(), g.id, strings.Join(names, " vs "))
+}
+
+// save writes the game back: status, record, ply and draw offers.
+func (h *handling) saveGame(g *game) error {
+	text := g.rec.String()
+	_, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_games SET status = ?, record = ?, ply = ?, draw_offers = ?, updated_at = ? WHERE id = ?`,
+		g.status, text, g.ply(), g.drawOffers, h.now.Unix(), g.id)
+	return err
+}
+
+// play appends a move (already decoded against the position) with its
+// comment, and replays the record so that the game's view stays one.
+func (g *game) play(m rules.Move, comment string) error {
+	s := g.state()
+	mv := &notation.Move{Token: s.FormatMove(m)}
+	if comment != "" {
+		mv.After = []string{comment}
+	}
+	g.rec.Main.Moves = append(g.rec.Main.Moves, mv)
+	return g.refresh()
+}
+
+// refresh replays the record after a change.
+func (g *game) refresh() error {
+	out := g.state()
+	if len(g.rec.Main.Moves) > len(g.replay.Moves) {
+		// Fast path for one new move: play it on the last state.
+		last := g.rec.Main.Moves[len(g.rec.Main.Moves)-1]
+		next, m, err := rules.Play(out, last.Token)
+		if err != nil {
+			return err
+		}
+		g.replay.States = append(g.replay.States, next)
+		g.replay.Moves = append(g.replay.Moves, m)
+		return nil
+	}
+	r, err := notation.Replay(g.rec)
+	if err != nil {
+		return err
+	}
+	g.replay = r
+	return nil
+}
+
+// finish ends the game with a result marker and a termination, and sets
+// the tags a finished record carries.
+func (g *game) finish(result, termination string) {
+	g.status = statusFinished
+	g.rec.Result = result
+	g.rec.SetTag("Result", result)
+	if termination != "" && termination != "normal" {
+		g.rec.SetTag("Termination", termination)
+	}
+	if sc := g.state().Scores(); sc != nil {
+		parts := make([]string, len(sc))
+		for i, v := range sc {
+			parts[i] = fmt.Sprint(v)
+		}
+		g.rec.SetTag("Score", strings.Join(parts, ":"))
+	}
+	g.drawOffers = 0
+}

@@ -1,0 +1,185 @@
+package pbem
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/mail"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	gomail "github.com/emersion/go-message/mail"
+
+	"icepost/pbem/mailbox"
+	"icepost/pbem/mailtest"
+)
+
+// world is a mail system on loopback (the embedded IMAP and SMTP servers),
+// the daemon's server account, and players who read and write mail.
+type world struct {
+	t     *testing.T
+	ctx   context.Context
+	sys   *mailtest.System
+	srv   *Server
+	d     *Daemon
+	clock *fakeClock
+	n     atomic.Int64
+}
+
+type fakeClock struct{ t atomic.Int64 }
+
+func (c *fakeClock) Now() time.Time          { return time.Unix(c.t.Load(), 0) }
+func (c *fakeClock) Advance(d time.Duration) { c.t.Add(int64(d / time.Second)) }
+
+var players = []string{"ada", "bob", "cy", "dee", "eve"}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	users := map[string]string{"games": "pw-games"}
+	for _, p := range players {
+		users[p] = "pw-" + p
+	}
+	sys, err := mailtest.Start(ctx, mailtest.Config{Domain: "club.test", Users: users})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sys.Stop() })
+	db, err := OpenDB(t.TempDir() + "/icepost.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	clock := &fakeClock{}
+	clock.t.Store(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC).Unix())
+	srv := &Server{DB: db, Address: sys.Address("games"), Secret: []byte("0123456789abcdef-test-secret"), Now: clock.Now, ErrorLimit: 100}
+	reader, err := mailbox.NewReader(mailbox.IMAPConfig{Addr: sys.IMAPAddr, TLS: mailbox.TLSNone, Username: "games", Password: "pw-games", PollInterval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { reader.Close() })
+	sender, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &world{t: t, ctx: ctx, sys: sys, srv: srv, clock: clock, d: &Daemon{Server: srv, Mailbox: reader, Sender: sender}}
+}
+
+// step handles the inbox and sends the outbox once.
+func (w *world) step() {
+	w.t.Helper()
+	if _, err := w.d.ProcessInbox(w.ctx); err != nil {
+		w.t.Fatal(err)
+	}
+	if _, err := w.d.SendOutbox(w.ctx); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// got is a mail a player received.
+type got struct {
+	header    mail.Header
+	text      string
+	messageID string
+	raw       []byte
+}
+
+func (g got) replyTo() string {
+	a, _ := mail.ParseAddress(g.header.Get("Reply-To"))
+	if a == nil {
+		return ""
+	}
+	return a.Address
+}
+
+// inbox returns what user has received, oldest first.
+func (w *world) inbox(user string) []got {
+	w.t.Helper()
+	msgs, err := w.sys.Messages(w.ctx, user, "")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var out []got
+	for _, m := range msgs {
+		out = append(out, parseGot(w.t, m.Raw))
+	}
+	return out
+}
+
+func parseGot(t *testing.T, raw []byte) got {
+	t.Helper()
+	mr, err := gomail.CreateReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("reading a mail icepost sent: %v\n%s", err, raw)
+	}
+	g := got{raw: raw}
+	hm, _ := mail.ReadMessage(bytes.NewReader(raw))
+	g.header = hm.Header
+	g.messageID = strings.Trim(hm.Header.Get("Message-ID"), "<>")
+	for {
+		p, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h, ok := p.Header.(*gomail.InlineHeader); ok {
+			if ct, _, _ := h.ContentType(); ct == "text/plain" && g.text == "" {
+				b, _ := io.ReadAll(p.Body)
+				g.text = string(b)
+			}
+		}
+	}
+	return g
+}
+
+// last returns the newest mail user received, failing if there is none.
+func (w *world) last(user string) got {
+	w.t.Helper()
+	in := w.inbox(user)
+	if len(in) == 0 {
+		w.t.Fatalf("%s has no mail", user)
+	}
+	return in[len(in)-1]
+}
+
+// deliver puts a mail into the server's INBOX as the mail system would.
+func (w *world) deliver(raw string) {
+	w.t.Helper()
+	if err := w.sys.Append(w.ctx, "games", "", []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// write makes a plain mail from a player to the server.
+func (w *world) write(from, to, subject, extraHeaders, body string) string {
+	id := fmt.Sprintf("m%d.%s@club.test", w.n.Add(1), from)
+	return fmt.Sprintf("From: %s <%s>\nTo: %s\nSubject: %s\nMessage-ID: <%s>\nDate: Sun, 22 Nov 2026 12:00:00 +0000\n%sContent-Type: text/plain; charset=utf-8\n\n%s\n",
+		from, w.sys.Address(from), to, subject, id, extraHeaders, body)
+}
+
+// reply makes from's reply to a mail it received, as a mail client would:
+// to the Reply-To, with In-Reply-To and References, the old text quoted
+// below.
+func (w *world) reply(from string, to got, body string) string {
+	quoted := "> " + strings.ReplaceAll(strings.TrimSpace(to.text), "\n", "\n> ")
+	hdr := fmt.Sprintf("In-Reply-To: <%s>\nReferences: %s <%s>\n", to.messageID, to.header.Get("References"), to.messageID)
+	return w.write(from, to.replyTo(), "Re: "+to.header.Get("Subject"), hdr,
+		body+"\n\nOn Sun, 22 Nov 2026, icepost wrote:\n"+quoted)
+}
+
+func (w *world) outboxCount() int {
+	var n int
+	if err := w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_outbox`).Scan(&n); err != nil {
+		w.t.Fatal(err)
+	}
+	return n
+}

@@ -1,0 +1,200 @@
+package pbem
+
+import (
+	"strings"
+	"testing"
+
+	"icepost/rules"
+	"icepost/rules/icesickle"
+)
+
+// startGame has ada challenge bob to IceSickle and bob accept; it returns
+// the game's start position as both then see it.
+func startGame(t *testing.T, w *world) {
+	t.Helper()
+	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle "+w.sys.Address("bob")))
+	w.step()
+	inv := w.last("bob")
+	if !strings.Contains(inv.text, "ada challenges you to a game of IceSickle") {
+		t.Fatalf("bob's invitation:\n%s", inv.text)
+	}
+	if !strings.Contains(w.last("ada").text, "Your challenge is sent") {
+		t.Fatalf("ada's confirmation:\n%s", w.last("ada").text)
+	}
+	w.deliver(w.reply("bob", inv, "accept"))
+	w.step()
+	for _, p := range []string{"ada", "bob"} {
+		if b := w.last(p); !strings.Contains(b.text, "Everyone accepted: the game begins.") {
+			t.Fatalf("%s's first board:\n%s", p, b.text)
+		}
+	}
+	if !strings.Contains(w.last("ada").text, "YOUR MOVE, ada") || strings.Contains(w.last("bob").text, "YOUR MOVE") {
+		t.Fatalf("seat 1 (ada) should be asked to move:\n%s", w.last("ada").text)
+	}
+}
+
+// TestFullGame plays a whole IceSickle game by mail: every move a reply to
+// the mover's latest board mail, quoted text and all.
+func TestFullGame(t *testing.T) {
+	w := newWorld(t)
+	startGame(t, w)
+	var s rules.State = icesickle.Start()
+	seatUser := []string{"", "ada", "bob"}
+	for ply := 0; !s.Outcome().Over; ply++ {
+		moves := s.Moves(nil)
+		m := moves[(ply*7)%len(moves)]
+		tok := s.FormatMove(m)
+		mover := seatUser[s.ToMove()]
+		board := w.last(mover)
+		if !strings.Contains(board.text, "YOUR MOVE") {
+			t.Fatalf("ply %d: %s's last mail does not ask for a move:\n%s", ply, mover, board.text)
+		}
+		body := tok
+		if ply == 3 {
+			body += "\nnice placement, this one"
+		}
+		w.deliver(w.reply(mover, board, body))
+		w.step()
+		next, err := s.Play(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s = next
+		if ply == 3 && !strings.Contains(w.last("ada").text, "wrote: nice placement, this one") {
+			t.Fatalf("the comment was not passed on:\n%s", w.last("ada").text)
+		}
+	}
+	want := "Game over: "
+	for _, p := range []string{"ada", "bob"} {
+		if b := w.last(p); !strings.Contains(b.text, want) || !strings.Contains(b.text, s.Code()) {
+			t.Fatalf("%s's last mail:\n%s", p, b.text)
+		}
+	}
+	var status, record string
+	if err := w.srv.DB.QueryRow(`SELECT status, record FROM pbem_games WHERE id = 1`).Scan(&status, &record); err != nil {
+		t.Fatal(err)
+	}
+	if status != statusFinished || !strings.Contains(record, "[Score \"") {
+		t.Fatalf("status %s, record:\n%s", status, record)
+	}
+	if !strings.Contains(record, "{nice placement, this one}") {
+		t.Errorf("the comment is not in the record:\n%s", record)
+	}
+}
+
+func TestDuplicateDeliveryChangesNothing(t *testing.T) {
+	w := newWorld(t)
+	startGame(t, w)
+	mv := w.reply("ada", w.last("ada"), "L@c3")
+	w.deliver(mv)
+	w.step()
+	before := w.outboxCount()
+	w.deliver(mv) // the same mail, delivered again
+	w.step()
+	if after := w.outboxCount(); after != before {
+		t.Errorf("a second delivery queued %d more mails", after-before)
+	}
+	var ply int
+	w.srv.DB.QueryRow(`SELECT ply FROM pbem_games WHERE id = 1`).Scan(&ply)
+	if ply != 1 {
+		t.Errorf("ply %d after one move delivered twice", ply)
+	}
+}
+
+func TestStaleReplyAndWrongTurn(t *testing.T) {
+	w := newWorld(t)
+	startGame(t, w)
+	first := w.last("ada")
+	w.deliver(w.reply("ada", first, "L@c3"))
+	w.step()
+	// bob replies to his old board (from before ada's move) with a move
+	w.deliver(w.reply("bob", w.inbox("bob")[1], "M@a1"))
+	w.step()
+	if got := w.last("bob").text; !strings.Contains(got, "the game has gone on to move 1 since") {
+		t.Fatalf("stale reply answer:\n%s", got)
+	}
+	// ada answers her own new board although it is bob's turn
+	w.deliver(w.reply("ada", w.last("ada"), "M@a1"))
+	w.step()
+	if got := w.last("ada").text; !strings.Contains(got, "it is bob's turn") {
+		t.Fatalf("wrong turn answer:\n%s", got)
+	}
+	// an illegal move: the reason and the board go to bob alone
+	adaMails := len(w.inbox("ada"))
+	w.deliver(w.reply("bob", w.last("bob"), "S@c3"))
+	w.step()
+	if got := w.last("bob").text; !strings.Contains(got, "c3 is occupied") || !strings.Contains(got, "YOUR MOVE") {
+		t.Fatalf("illegal move answer:\n%s", got)
+	}
+	if len(w.inbox("ada")) != adaMails {
+		t.Error("ada was told about bob's illegal move")
+	}
+}
+
+func TestForgedFromMovesNothing(t *testing.T) {
+	w := newWorld(t)
+	startGame(t, w)
+	// bob takes ada's board mail (say it was forwarded to him) and sends
+	// ada's move with his own address.
+	forged := w.reply("bob", w.last("ada"), "L@c3")
+	w.deliver(forged)
+	w.step()
+	var ply int
+	w.srv.DB.QueryRow(`SELECT ply FROM pbem_games WHERE id = 1`).Scan(&ply)
+	if ply != 0 {
+		t.Fatal("a move with another player's token was played")
+	}
+	// And a From that claims to be ada, with no token at all.
+	w.deliver(w.write("ada", w.srv.Address, "my move", "", "L@c3"))
+	w.step()
+	w.srv.DB.QueryRow(`SELECT ply FROM pbem_games WHERE id = 1`).Scan(&ply)
+	if ply != 0 {
+		t.Fatal("a move without a token was played")
+	}
+	if !strings.Contains(w.last("ada").text, "reply to the board mail of your game") {
+		t.Errorf("ada's answer:\n%s", w.last("ada").text)
+	}
+}
+
+func TestAutomaticAndBrokenMail(t *testing.T) {
+	w := newWorld(t)
+	w.deliver(w.write("ada", w.srv.Address, "Out of office", "Auto-Submitted: auto-replied\n", "I am away"))
+	// A multipart mail with no boundary, from nobody: it cannot be read.
+	w.deliver("Subject: broken\nContent-Type: multipart/mixed\n\n--x\nno parts here\n")
+	w.step()
+	if n := w.outboxCount(); n != 0 {
+		t.Errorf("%d replies to automatic or broken mail", n)
+	}
+	var outcomes []string
+	rows, _ := w.srv.DB.Query(`SELECT outcome FROM pbem_processed ORDER BY processed_at`)
+	for rows.Next() {
+		var o string
+		rows.Scan(&o)
+		outcomes = append(outcomes, o)
+	}
+	rows.Close()
+	if len(outcomes) != 2 || !strings.HasPrefix(outcomes[0], "automatic") || !strings.HasPrefix(outcomes[1], "rejected") {
+		t.Errorf("outcomes %q", outcomes)
+	}
+	for folder, want := range map[string]int{"icepost/done": 1, "icepost/rejected": 1, "": 0} {
+		msgs, err := w.sys.Messages(w.ctx, "games", folder)
+		if err != nil || len(msgs) != want {
+			t.Errorf("folder %q: %d mails (%v), want %d", folder, len(msgs), err, want)
+		}
+	}
+}
+
+func TestResignAndDraw(t *testing.T) {
+	w := newWorld(t)
+	startGame(t, w)
+	w.deliver(w.reply("ada", w.last("ada"), "draw"))
+	w.step()
+	if !strings.Contains(w.last("bob").text, "ada offers a draw") {
+		t.Fatalf("bob's mail:\n%s", w.last("bob").text)
+	}
+	w.deliver(w.reply("bob", w.last("bob"), "resign"))
+	w.step()
+	if got := w.last("ada").text; !strings.Contains(got, "bob resigned") || !strings.Contains(got, "Game over: ada wins by resignation (1-0)") {
+		t.Fatalf("ada's mail:\n%s", got)
+	}
+}

@@ -1,0 +1,139 @@
+package pbem
+
+import (
+	"fmt"
+	"strings"
+)
+
+// subject is the one stable subject of a game's mails for a seat, so that
+// mail clients keep one thread. It carries the seat's thread token.
+func (h *handling) subject(g *game, seatNo int) string {
+	s := fmt.Sprintf("%s #%d", g.gameName(), g.id)
+	names := make([]string, len(g.seats))
+	for i, st := range g.seats {
+		names[i] = st.name
+	}
+	s += ": " + strings.Join(names, " vs ")
+	if seatNo > 0 {
+		s += " [" + token{kind: 'g', game: g.id, seat: seatNo}.sign(h.s.Secret) + "]"
+	}
+	return s
+}
+
+func (h *handling) threadRoot(g *game, seatNo int) string {
+	return fmt.Sprintf("icepost-game-%d-%d@%s", g.id, seatNo, h.s.domain())
+}
+
+// threadMail is a mail to a seat in a game's thread; with a token (kind
+// not 0) the reply address and Message-ID carry it, else the seat's
+// thread token.
+func (h *handling) threadMail(g *game, seatNo int, tok token) *outMail {
+	if tok.kind == 0 {
+		tok = token{kind: 'g', game: g.id, seat: seatNo}
+	}
+	signed := tok.sign(h.s.Secret)
+	root := h.threadRoot(g, seatNo)
+	return &outMail{
+		To:         g.seats[seatNo-1].address,
+		ReplyTo:    h.s.plusAddress(signed),
+		Subject:    h.subject(g, seatNo),
+		MessageID:  signed + "." + randomID() + "@" + h.s.domain(),
+		InReplyTo:  root,
+		References: []string{root},
+	}
+}
+
+// boardMail is the board as a seat (or an observer, seatNo 0 with to set)
+// sees it: news first, the board from their side, the position code, and
+// what to do next.
+func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
+	var m *outMail
+	if seatNo > 0 {
+		m = h.threadMail(g, seatNo, token{kind: 'm', game: g.id, seat: seatNo, ply: g.ply()})
+	} else {
+		m = &outMail{To: to, ReplyTo: h.s.Address, Subject: h.subject(g, 0)}
+	}
+	s := g.state()
+	var b strings.Builder
+	b.WriteString(g.title() + "\n")
+	for i, st := range g.seats {
+		fmt.Fprintf(&b, "  seat %d: %s <%s>\n", i+1, st.name, st.address)
+	}
+	b.WriteString("\n")
+	if news != "" {
+		b.WriteString(news + "\n\n")
+	}
+	b.WriteString(s.Board(seatNo))
+	fmt.Fprintf(&b, "Position: %s\nMoves played: %d\n\n", s.Code(), g.ply())
+	switch {
+	case g.status != statusActive:
+		b.WriteString(g.endText() + "\n")
+	case seatNo > 0 && s.ToMove() == seatNo:
+		example := ""
+		if legal := s.Moves(nil); len(legal) > 0 {
+			example = " (for example " + s.FormatMove(legal[len(legal)/2]) + ")"
+		}
+		fmt.Fprintf(&b, "YOUR MOVE, %s. Reply to this mail with your move on the first line%s.\nA line of text after the move is passed on to the others as a comment.\n", g.seats[seatNo-1].name, example)
+	default:
+		fmt.Fprintf(&b, "%s (seat %d) is to move. The next board will come by mail.\n", g.seats[s.ToMove()-1].name, s.ToMove())
+	}
+	if seatNo > 0 && g.status == statusActive {
+		b.WriteString("Other commands: board, history, draw, resign, games, help.\n")
+	}
+	m.Text = b.String()
+	return m
+}
+
+func helpText() string {
+	return `icepost plays Icehouse pyramid games by mail. Write commands at the top of
+your mail, one a line; for a game, reply to its latest mail.
+
+  MOVE                       your move, like L@c3 (or: move L@c3); a line
+                             after it is a comment for the other players
+  board                      the board now
+  history                    the game's record
+  draw                       offer a draw, or accept one offered
+  resign                     give up the game
+  games                      your games, and whose turn it is
+  challenge GAME [option=value ...] ADDRESS ...
+                             start a game with the players named; options:
+                             seats=random, target=N (Pikemen), board=hex
+                             (IceFrogs)
+  accept, decline            answer a challenge
+  observe NUMBER             follow someone else's game
+  help                       this text
+`
+}
+
+// rulesSummary is a few lines on a game for mails.
+func rulesSummary(name string) string {
+	switch name {
+	case "IceSickle":
+		return `IceSickle (2 players, 5x5 board, 15 neutral pieces): place all pieces one at a
+time (L@c3), then jump any piece in a line over at most as many squares as
+its pips, passing at least one piece (a1xd4); you score the pips you jump.
+Two rounds; the higher total wins.
+`
+	case "Pikemen":
+		return `Pikemen (2-4 players, 8x8): each turn reorient one of your pieces (h1:NW, or
+:U to stand it up) or charge a lying piece along its direction (g4-e6, with
+an optional new orientation g4-e6:U), capturing the first enemy it meets if
+it may (h3xc8). Captured pips score; the first to the target wins.
+`
+	case "IceLady":
+		return `Ice Lady (2 players, 8x8, a draughts game): smalls step diagonally forward,
+mediums two squares forward or sideways, kings (a large, or a tree stacked
+on one) in any direction; capture is compulsory and chains go on
+(c3xe5xc7). Reach the far row to promote (e7-f8=K). No pieces or no move
+loses.
+`
+	case "IceFrogs":
+		return `IceFrogs (2-3 players, a star or hex board of 37 cells): move one of your
+pieces that is on top, or enter one from your supply at your start space
+and move it at once (M@a1-b1). Step to a neighbour, or hop over pieces no
+larger than yours (c3-e3-e5). End a move on an opponent's start space to
+win; "pass" only when you cannot move.
+`
+	}
+	return ""
+}

@@ -1,0 +1,101 @@
+package pbem
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base32"
+	"strconv"
+	"strings"
+)
+
+// A token ties a mail to a game, a seat and (for board mails) a ply, so
+// that a reply can be checked without trusting its From line. It is an
+// HMAC-SHA256 with the server's secret, cut to 80 bits and written in
+// lower-case base32:
+//
+//	m12-1-5-abcdefghijklmnop   board mail: game 12, seat 1, ply 5
+//	i12-2-abcdefghijklmnop     invitation: game 12, seat 2
+//	g12-1-abcdefghijklmnop     the game's thread (the subject): game 12, seat 1
+//
+// It travels in the Reply-To address (games+TOKEN@host), in the
+// Message-ID (<TOKEN.random@host>, so it survives in References) and, as
+// the g form, in the subject.
+type token struct {
+	kind byte // 'm', 'i' or 'g'
+	game int64
+	seat int
+	ply  int // 'm' only
+}
+
+const macLen = 16 // base32 characters: 80 bits
+
+var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+func (t token) body() string {
+	s := string(t.kind) + strconv.FormatInt(t.game, 10) + "-" + strconv.Itoa(t.seat)
+	if t.kind == 'm' {
+		s += "-" + strconv.Itoa(t.ply)
+	}
+	return s
+}
+
+func mac(secret []byte, body string) string {
+	h := hmac.New(sha256.New, secret)
+	h.Write([]byte(body))
+	return strings.ToLower(b32.EncodeToString(h.Sum(nil)))[:macLen]
+}
+
+// sign writes the token with its MAC.
+func (t token) sign(secret []byte) string {
+	b := t.body()
+	return b + "-" + mac(secret, b)
+}
+
+// parseToken reads and checks a token; ok is false for anything that is
+// not a well-formed token with a valid MAC.
+func parseToken(secret []byte, s string) (token, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if len(s) < 4 || len(s) > 64 {
+		return token{}, false
+	}
+	i := strings.LastIndexByte(s, '-')
+	if i < 0 {
+		return token{}, false
+	}
+	body, sum := s[:i], s[i+1:]
+	parts := strings.Split(body[1:], "-")
+	t := token{kind: body[0]}
+	want := 2
+	if t.kind == 'm' {
+		want = 3
+	} else if t.kind != 'i' && t.kind != 'g' {
+		return token{}, false
+	}
+	if len(parts) != want {
+		return token{}, false
+	}
+	var nums [3]int64
+	for k, p := range parts {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 0 || strconv.FormatInt(n, 10) != p {
+			return token{}, false
+		}
+		nums[k] = n
+	}
+	t.game, t.seat, t.ply = nums[0], int(nums[1]), int(nums[2])
+	if t.seat < 1 || t.seat > 4 || t.body() != body {
+		return token{}, false
+	}
+	if !hmac.Equal([]byte(sum), []byte(mac(secret, body))) {
+		return token{}, false
+	}
+	return t, true
+}
+
+// tokenFromID finds a token in a Message-ID we wrote: TOKEN.random@host.
+func tokenFromID(secret []byte, id string) (token, bool) {
+	id = strings.Trim(id, "<> ")
+	local, _, _ := strings.Cut(id, "@")
+	tok, _, _ := strings.Cut(local, ".")
+	return parseToken(secret, tok)
+}
