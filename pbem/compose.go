@@ -19,15 +19,15 @@ import (
 // outMail is one mail to send: plain text, the same text in an HTML <pre>
 // so that proportional fonts keep the board lined up, and attachments.
 type outMail struct {
-	From       string // the server's address
-	FromName   string
-	To         string
-	ReplyTo    string
-	Subject    string
-	MessageID  string // without angle brackets
-	InReplyTo  string
-	References []string
-	Text       string
+	From        string // the server's address
+	FromName    string
+	To          string
+	ReplyTo     string
+	Subject     string
+	MessageID   string // without angle brackets
+	InReplyTo   string
+	References  []string
+	Text        string
 	Attachments []attachment
 	Date        time.Time
 	// Reply is set for replies to a player's mail (RFC 3834
