@@ -50,6 +50,7 @@ func init() {
 		{"moves", "FILE", "the legal moves at the end of a record, one per line", cmdMoves},
 		{"perft", "-depth N [-seats S] [-board B] [-target T] GAME|FILE", "count move-generation nodes", cmdPerft},
 		{"selfplay", "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X]", "write K random games as records", cmdSelfplay},
+		{"archive", "[-db PATH] import|search|show|export|delete|quarantine|stats|verify ...", "the archive of finished games", cmdArchive},
 		{"record", "GAME [-seats S] [-board B] [-target T] [-o FILE]", "record a game played at the table", cmdRecord},
 		{"help", "[COMMAND]", "this text, or one command's flags", cmdHelp},
 	}
