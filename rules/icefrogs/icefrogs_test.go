@@ -504,3 +504,26 @@ Seat 2 to move
 		t.Errorf("Board(2) =\n%s", turned)
 	}
 }
+
+func benchPerft(b *testing.B, p icefrogs.Position, depth int) {
+	var nodes uint64
+	for b.Loop() {
+		nodes += p.Perft(depth)
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func BenchmarkPerft(b *testing.B) {
+	start, err := icefrogs.Start(rules.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// A position from a random game, 40 plies in: 59 moves, stacks up to
+	// three high.
+	mid, err := icefrogs.ParsePosition("IceFrogs star 2 ./(1S1L)(1S1S)/....1M../.1S(1S1M)1M../...2M./....../..2L..../(2S2L)2L/. 024/442 1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("start", func(b *testing.B) { benchPerft(b, start, 5) })
+	b.Run("midgame", func(b *testing.B) { benchPerft(b, mid, 3) })
+}

@@ -298,6 +298,7 @@ func TestReferencePerft(t *testing.T) {
 	}
 	for _, c := range refCases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			start, err := icefrogs.Start(c.o)
 			if err != nil {
 				t.Fatal(err)
@@ -321,6 +322,7 @@ func TestReferenceGames(t *testing.T) {
 	}
 	for _, c := range refCases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			rng := rand.New(rand.NewPCG(3, uint64(len(c.name))))
 			for g := range games {
 				var s rules.State
