@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"icepost/rules"
+	"icepost/rules/icefrogs"
 	"icepost/rules/icelady"
 	"icepost/rules/icesickle"
 	"icepost/rules/pikemen"
@@ -16,6 +17,7 @@ var all = []rules.Game{
 	icesickle.Game,
 	icelady.Game,
 	pikemen.Game,
+	icefrogs.Game,
 }
 
 // All returns the games in a fixed order.
