@@ -3,8 +3,6 @@ package icefrogs
 import (
 	"fmt"
 	"strings"
-
-	"icepost/rules"
 )
 
 // Board draws the board as rows of hexagonal cells, row letters on both
@@ -61,6 +59,3 @@ func (p Position) Board(viewer int) string {
 	}
 	return b.String()
 }
-
-var _ rules.State = Position{}
-var _ rules.Node[Position] = Position{}

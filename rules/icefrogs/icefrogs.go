@@ -154,6 +154,11 @@ type Position struct {
 	winner uint8 // when over: the winning seat, 0 for a draw
 }
 
+var (
+	_ rules.State          = Position{}
+	_ rules.Node[Position] = Position{}
+)
+
 func pieceSeat(p uint8) uint8 { return p/15 + 1 }
 func pieceSize(p uint8) uint8 { return (p%15)/5 + 1 }
 

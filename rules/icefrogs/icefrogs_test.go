@@ -341,7 +341,7 @@ func TestPlay(t *testing.T) {
 		},
 		{
 			name: "must pass", cells: "e3=2S1S1S1S1S1S1M1M1M1M1M1L1L1L1L1L", toMove: "1", tok: "e3-e4",
-			err: "the top piece on e3 is seat 2's",
+			err: "you have no legal turn and must pass (the top piece on e3 is seat 2's",
 		},
 		{
 			name: "empty supply", cells: "c1=1S c2=1S c3=1S c4=1S c5=1S", toMove: "1", tok: "S@a1-b1",

@@ -207,6 +207,9 @@ func (p Position) ParseMove(tok string) (rules.Move, error) {
 		}
 	}
 	if why := p.check(m); why != "" {
+		if !p.canMove(p.toMove) {
+			why = "you have no legal turn and must pass (" + why + ")"
+		}
 		return rules.Move{}, rules.Illegal(tok, "%s", why)
 	}
 	return m, nil
