@@ -251,13 +251,17 @@ func process(file string, c chunk) []outcome {
 			Err: fmt.Errorf("%w: the record is %d bytes, the archive reads up to %d", ErrTooLarge, c.oversize, maxChunk)})
 	}
 	recs, errs := notation.Parse(file, c.text)
+	var out []outcome
 	if len(errs) > 0 {
 		for _, e := range errs {
 			e.Pos.Line += c.line - 1
 		}
-		return fail(errs)
+		if len(recs) == 0 {
+			return fail(errs)
+		}
+		// Keep what parsed; the text goes to quarantine for the rest.
+		out = append(out, outcome{reason: errs, text: c.text, line: c.line, offset: c.offset})
 	}
-	var out []outcome
 	for _, rec := range recs {
 		g, err := notation.Replay(rec)
 		if err == nil {
@@ -274,7 +278,7 @@ func process(file string, c chunk) []outcome {
 		} else {
 			err = &notation.Error{File: file, Pos: notation.Pos{Line: rec.Pos.Line + c.line - 1, Col: rec.Pos.Col}, Err: err}
 		}
-		if len(recs) == 1 {
+		if len(recs) == 1 && len(out) == 0 {
 			return fail(err)
 		}
 		out = append(out, outcome{reason: err, text: c.text, line: c.line, offset: c.offset})
@@ -297,6 +301,7 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 		first       = true
 		lineBuf     []byte
 		overflowing bool
+		ended       bool // the last line of movetext ended with a result marker
 	)
 	flushBatch := func() bool {
 		if len(b.chunks) == 0 {
@@ -310,9 +315,13 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 		if cur.text == nil && cur.oversize == 0 {
 			return true
 		}
+		// Blank lines after the record are not part of it.
+		if t := bytes.TrimRight(cur.text, " \t\r\n"); len(t) < len(cur.text) && cur.oversize == 0 {
+			cur.text = append(t, '\n')
+		}
 		b.chunks = append(b.chunks, cur)
 		cur = chunk{}
-		sawMoves, inBrace, overflowing = false, false, false
+		sawMoves, inBrace, overflowing, ended = false, false, false, false
 		if len(b.chunks) >= n {
 			return flushBatch()
 		}
@@ -355,7 +364,7 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 		trimmed := bytes.TrimLeft(l, " \t")
 		blank := len(bytes.TrimSpace(l)) == 0 || l[0] == '%'
 		isTag := len(trimmed) > 0 && trimmed[0] == '['
-		if isTag && sawMoves && !inBrace {
+		if (isTag && sawMoves || ended && !blank) && !inBrace {
 			if !endChunk() {
 				return ctx.Err()
 			}
@@ -371,6 +380,7 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 		if !blank && !isTag || inBrace {
 			sawMoves = true
 			inBrace = scanBraces(l, inBrace)
+			ended = !inBrace && endsWithResult(l)
 		}
 		if overflowing || int64(len(cur.text))+lineLen > maxChunk {
 			if !overflowing {
@@ -387,6 +397,29 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 		}
 		offset += lineLen
 	}
+}
+
+// endsWithResult reports whether a line of movetext ends with a result
+// marker: *, 1-0, 0-1, 1/2-1/2, or seats' points joined by '-'.
+func endsWithResult(l []byte) bool {
+	f := bytes.Fields(l)
+	if len(f) == 0 {
+		return false
+	}
+	w := f[len(f)-1]
+	if string(w) == "*" {
+		return true
+	}
+	parts := bytes.Split(w, []byte("-"))
+	if len(parts) < 2 || len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if s := string(p); s != "0" && s != "1" && s != "1/2" {
+			return false
+		}
+	}
+	return true
 }
 
 // scanBraces reports whether a line of movetext leaves a {comment} open.
