@@ -112,3 +112,18 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
+
+// StoredSecret returns the token secret kept in the database, making and
+// storing one with generate the first time (the embedded mail system has
+// no configuration to hold it).
+func StoredSecret(ctx context.Context, db *sql.DB, generate func() string) (string, error) {
+	v, err := getState(ctx, db, "secret")
+	if err != nil || v != "" {
+		return v, err
+	}
+	v = generate()
+	if _, err := db.ExecContext(ctx, `INSERT OR IGNORE INTO pbem_state (key, value) VALUES ('secret', ?)`, v); err != nil {
+		return "", err
+	}
+	return getState(ctx, db, "secret")
+}

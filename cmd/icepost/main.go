@@ -44,6 +44,9 @@ func init() {
 	// Registered here rather than in a literal because help refers to the
 	// table itself.
 	commands = []command{
+		{"serve", "[-config FILE] [-dry-run]", "run the mail daemon (without a config: on an embedded mail system)", cmdServe},
+		{"demo", "[-moves N]", "watch two scripted players play a game by mail", cmdDemo},
+		{"mail", "parse [-json] [FILE]", "what the daemon reads out of one mail", cmdMail},
 		{"validate", "FILE...", "parse and replay records; file:line:col: errors", cmdValidate},
 		{"fmt", "[-w] FILE...", "write records in canonical form", cmdFmt},
 		{"show", "[-ply N] [-view SEAT] FILE", "the board after any ply of a record", cmdShow},

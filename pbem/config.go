@@ -1,0 +1,145 @@
+package pbem
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"icepost/pbem/mailbox"
+)
+
+// Config is the daemon's TOML configuration file. Secrets (passwords, the
+// token secret) never stand in the file: each comes from an environment
+// variable or a file the config names.
+type Config struct {
+	Database     string   `toml:"database"`      // SQLite file; default icepost.db
+	Address      string   `toml:"address"`       // the server's own mail address
+	Name         string   `toml:"name"`          // display name; default icepost
+	PollInterval Duration `toml:"poll_interval"` // default 1m
+	Starters     []string `toml:"starters"`      // who may challenge; empty: anyone
+	ErrorLimit   int      `toml:"error_limit"`   // error replies per sender per hour
+	AuthServID   string   `toml:"auth_serv_id"`  // require DMARC/DKIM pass from this server
+	SecretEnv    string   `toml:"secret_env"`    // variable holding the token secret
+	SecretFile   string   `toml:"secret_file"`   // or a file holding it
+	IMAP         struct {
+		Addr           string `toml:"addr"`
+		TLS            string `toml:"tls"` // tls, starttls, or none (loopback only)
+		Username       string `toml:"username"`
+		PasswordEnv    string `toml:"password_env"`
+		PasswordFile   string `toml:"password_file"`
+		Mailbox        string `toml:"mailbox"`
+		DoneFolder     string `toml:"done_folder"`
+		RejectedFolder string `toml:"rejected_folder"`
+		DisableIdle    bool   `toml:"disable_idle"`
+	} `toml:"imap"`
+	SMTP struct {
+		Addr         string `toml:"addr"`
+		TLS          string `toml:"tls"`
+		Username     string `toml:"username"`
+		PasswordEnv  string `toml:"password_env"`
+		PasswordFile string `toml:"password_file"`
+	} `toml:"smtp"`
+}
+
+// Duration reads "90s", "5m", "72h" from TOML.
+type Duration struct{ time.Duration }
+
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration like 90s, 5m or 72h", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+// LoadConfig reads and checks a configuration file.
+func LoadConfig(path string) (*Config, error) {
+	var c Config
+	md, err := toml.DecodeFile(path, &c)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+			if strings.HasSuffix(k.String(), "password") || strings.HasSuffix(k.String(), "secret") {
+				return nil, fmt.Errorf("%s: %s: secrets never go in the file; name an environment variable (%s_env) or a file (%s_file)", path, k, k, k)
+			}
+		}
+		return nil, fmt.Errorf("%s: unknown settings: %s", path, strings.Join(keys, ", "))
+	}
+	if c.Database == "" {
+		c.Database = "icepost.db"
+	}
+	if c.Address == "" || !strings.Contains(c.Address, "@") {
+		return nil, fmt.Errorf("%s: address must be the server's mail address, like games@example.org", path)
+	}
+	if c.IMAP.Addr == "" || c.SMTP.Addr == "" {
+		return nil, fmt.Errorf("%s: [imap] addr and [smtp] addr are required", path)
+	}
+	return &c, nil
+}
+
+// secret reads a secret from an environment variable or a file.
+func secret(what, env, file string) (string, error) {
+	switch {
+	case env != "":
+		v, ok := os.LookupEnv(env)
+		if !ok || v == "" {
+			return "", fmt.Errorf("%s: the environment variable %s is not set", what, env)
+		}
+		return v, nil
+	case file != "":
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", what, err)
+		}
+		return strings.TrimRight(string(b), "\r\n"), nil
+	}
+	return "", fmt.Errorf("%s: set %s_env or %s_file", what, what, what)
+}
+
+// Secret returns the token secret.
+func (c *Config) Secret() ([]byte, error) {
+	s, err := secret("secret", c.SecretEnv, c.SecretFile)
+	if err != nil {
+		return nil, err
+	}
+	if len(s) < 16 {
+		return nil, errors.New("secret: use at least 16 characters (for example: head -c 32 /dev/urandom | base64)")
+	}
+	return []byte(s), nil
+}
+
+// IMAPConfig returns the inbox settings, password included.
+func (c *Config) IMAPConfig() (mailbox.IMAPConfig, error) {
+	pw, err := secret("imap password", c.IMAP.PasswordEnv, c.IMAP.PasswordFile)
+	if err != nil {
+		return mailbox.IMAPConfig{}, err
+	}
+	return mailbox.IMAPConfig{
+		Addr: c.IMAP.Addr, TLS: mailbox.TLSMode(c.IMAP.TLS), Username: c.IMAP.Username, Password: pw,
+		Mailbox: c.IMAP.Mailbox, DoneFolder: c.IMAP.DoneFolder, RejectedFolder: c.IMAP.RejectedFolder,
+		DisableIdle: c.IMAP.DisableIdle, PollInterval: c.PollInterval.Duration,
+	}, nil
+}
+
+// SMTPConfig returns the sender settings, password included (none when no
+// username is set).
+func (c *Config) SMTPConfig() (mailbox.SMTPConfig, error) {
+	cfg := mailbox.SMTPConfig{Addr: c.SMTP.Addr, TLS: mailbox.TLSMode(c.SMTP.TLS), Username: c.SMTP.Username}
+	if c.SMTP.Username != "" {
+		pw, err := secret("smtp password", c.SMTP.PasswordEnv, c.SMTP.PasswordFile)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Password = pw
+	}
+	return cfg, nil
+}
