@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runArchive runs icepost archive -db db with args and stdin.
+func runArchive(t *testing.T, db, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"archive", "-db", db}, args...), strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func selfplay(t *testing.T, n string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"selfplay", "-game", "icesickle", "-n", n, "-seed", "1"}, nil, &out, &errb); code != exitOK {
+		t.Fatalf("selfplay: %s", errb.String())
+	}
+	return out.String()
+}
+
+func TestArchiveCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	games := selfplay(t, "20")
+	file := filepath.Join(dir, "games.rec")
+	bad := "\n[Game \"IceSickle\"]\n\n1. L@c3 L@c3 *\n"
+	if err := os.WriteFile(file, []byte(games+bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	badLine := strings.Count(games, "\n") + 4
+
+	code, out, errs := runArchive(t, db, "", "import", file)
+	if code != exitInvalid || !strings.Contains(out, "20 imported, 0 duplicates, 1 quarantined") {
+		t.Fatalf("import: exit %d\n%s%s", code, out, errs)
+	}
+	if want := file + ":" + itoa(badLine) + ":9: ply 2: L@c3"; !strings.Contains(errs, want) {
+		t.Errorf("import errors %q lack %q", errs, want)
+	}
+	// Again, from standard input: nothing new.
+	code, out, _ = runArchive(t, db, games, "import", "-")
+	if code != exitOK || !strings.Contains(out, "0 imported, 20 duplicates, 0 quarantined") {
+		t.Errorf("re-import: exit %d %s", code, out)
+	}
+
+	code, out, errs = runArchive(t, db, "", "search", "-player", "random 1", "-result", "win", "-limit", "3")
+	if code != exitOK || !strings.HasPrefix(out, "ID") || strings.Count(out, "\n") != 4 {
+		t.Errorf("search table: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = runArchive(t, db, "", "search", "-count", "-plies", "50-", "-event", "selfplay")
+	if code != exitOK || strings.TrimSpace(out) == "" || strings.TrimSpace(out) == "0" {
+		t.Errorf("search -count: exit %d %q", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "search", "-format", "json", "-tag", "Round=3")
+	var obj struct {
+		ID      int64    `json:"id"`
+		Players []string `json:"players"`
+		Record  string   `json:"record"`
+	}
+	if code != exitOK || strings.Count(out, "\n") != 1 || json.Unmarshal([]byte(out), &obj) != nil || obj.ID != 3 || obj.Players[0] != "Random 1" {
+		t.Errorf("search json: exit %d %q", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "search", "-format", "records", "-limit", "0")
+	if code != exitOK || out != games {
+		t.Errorf("search -format records does not give back the imported file (exit %d)", code)
+	}
+	code, out, _ = runArchive(t, db, "", "export", "-moves", "S@b2 S@d5")
+	if code != exitOK || !strings.HasPrefix(out, "[Game \"IceSickle\"]") || !strings.Contains(out, "1. S@b2 S@d5") {
+		t.Errorf("export -moves: exit %d\n%s", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "show", "2")
+	if code != exitOK || !strings.Contains(out, "[Round \"2\"]") || !strings.Contains(out, "Position: IceSickle ") {
+		t.Errorf("show: exit %d\n%s", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "stats")
+	if code != exitOK || !strings.Contains(out, "IceSickle") || !strings.Contains(out, "Random 1") {
+		t.Errorf("stats: exit %d\n%s", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "stats", "-explore", "-game", "icesickle")
+	if code != exitOK || !strings.Contains(out, "S@b2") {
+		t.Errorf("explore: exit %d\n%s", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "quarantine")
+	if code != exitOK || !strings.Contains(out, "c3 is occupied") || !strings.Contains(out, "1 quarantined") {
+		t.Errorf("quarantine: exit %d\n%s", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "quarantine", "retry")
+	if code != exitOK || !strings.Contains(out, "0 imported, 0 duplicates, 1 still quarantined") {
+		t.Errorf("quarantine retry: exit %d\n%s", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "verify")
+	if code != exitOK || !strings.Contains(out, "20 games checked, 0 no longer validate") {
+		t.Errorf("verify: exit %d\n%s", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "alias", "Random 1", "R. One")
+	if code != exitOK {
+		t.Errorf("alias: exit %d %s", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "search", "-count", "-player", "r. one")
+	if strings.TrimSpace(out) != "20" {
+		t.Errorf("search by alias: exit %d %q", code, out)
+	}
+	code, out, _ = runArchive(t, db, "", "delete", "1")
+	if code != exitOK || !strings.Contains(out, "deleted game 1") {
+		t.Errorf("delete: exit %d %s", code, out)
+	}
+	code, _, errs = runArchive(t, db, "", "show", "1")
+	if code != exitUsage || !strings.Contains(errs, "no such game") {
+		t.Errorf("show of a deleted game: exit %d %s", code, errs)
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
+
+func TestArchiveCLIErrors(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	runArchive(t, db, selfplay(t, "2"), "import", "-")
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{}, exitUsage, "Usage: icepost archive"},
+		{[]string{"frobnicate"}, exitUsage, "unknown command"},
+		{[]string{"import"}, exitUsage, "name one or more"},
+		{[]string{"import", filepath.Join(dir, "missing.rec")}, exitUsage, "no such file"},
+		{[]string{"search", "-game", "chess"}, exitUsage, "unknown game"},
+		{[]string{"search", "-result", "win"}, exitUsage, "needs -player or -seat"},
+		{[]string{"search", "-plies", "40-20"}, exitUsage, "write a range"},
+		{[]string{"search", "-tag", "Event"}, exitUsage, "Name=value"},
+		{[]string{"search", "-since", "2020'; DROP TABLE games; --"}, exitUsage, "write YYYY"},
+		{[]string{"search", "-position", "IceSickle garbage"}, exitUsage, "position"},
+		{[]string{"search", "-format", "xml"}, exitUsage, "use table, records or json"},
+		{[]string{"search", "stray"}, exitUsage, "unexpected argument"},
+		{[]string{"show", "x' OR 1=1"}, exitUsage, "not a game id"},
+		{[]string{"show", "99"}, exitUsage, "no such game"},
+		{[]string{"delete", "99"}, exitUsage, "no such game"},
+		{[]string{"quarantine", "flush"}, exitUsage, "retry"},
+		{[]string{"stats", "-explore"}, exitUsage, "give -game"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, out, errs := runArchive(t, db, "", c.args...)
+			if code != c.code || !strings.Contains(errs, c.msg) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q); stdout %q", code, c.code, errs, c.msg, out)
+			}
+		})
+	}
+	// Hostile values that are valid searches find nothing and break nothing.
+	for _, args := range [][]string{
+		{"search", "-player", "'; DROP TABLE games; --"},
+		{"search", "-event", "%' OR '1'='1"},
+		{"search", "-text", "\") OR 1=1 --"},
+		{"search", "-tag", "Opening=' OR 1=1 --"},
+	} {
+		code, out, errs := runArchive(t, db, "", args...)
+		if code != exitOK || strings.Count(out, "\n") != 1 {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	code, out, _ := runArchive(t, db, "", "search", "-count")
+	if code != exitOK || strings.TrimSpace(out) != "2" {
+		t.Errorf("games after hostile searches: %q", out)
+	}
+	// -h prints usage on stdout.
+	code, out, _ = runArchive(t, db, "", "search", "-h")
+	if code != exitOK || !strings.Contains(out, "-position") {
+		t.Errorf("search -h: exit %d %q", code, out)
+	}
+}
