@@ -209,7 +209,9 @@ func TestSearchFilters(t *testing.T) {
 			func(g testGame) bool { return g.comment == "a brilliant sacrifice" }},
 		{"combined none", Query{Player: "dave", Event: "Spring"}, func(testGame) bool { return false }},
 		{"combined position and player", Query{Position: mid.Code(), Player: "carol", Tags: []TagFilter{{"Opening", "Sharp"}}},
-			func(g testGame) bool { return reached(g, mid) && len(seatOfPlayer(g, "carol")) > 0 && g.tags["Opening"] == "Sharp" }},
+			func(g testGame) bool {
+				return reached(g, mid) && len(seatOfPlayer(g, "carol")) > 0 && g.tags["Opening"] == "Sharp"
+			}},
 		{"unknown player", Query{Player: "nobody"}, func(testGame) bool { return false }},
 		{"sql in event", Query{Event: "'; DROP TABLE games; --"}, func(g testGame) bool { return strings.Contains(g.event, "DROP") }},
 		{"sql in player", Query{Player: "x' OR '1'='1"}, func(testGame) bool { return false }},
@@ -686,4 +688,3 @@ func TestSplitKeepsCommentsWhole(t *testing.T) {
 		t.Fatalf("%v, %v", st, err)
 	}
 }
-
