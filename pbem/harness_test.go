@@ -3,6 +3,7 @@ package pbem
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/mail"
@@ -13,12 +14,15 @@ import (
 
 	gomail "github.com/emersion/go-message/mail"
 
+	"icepost/archive"
+	"icepost/notation"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailtest"
 )
 
-// world is a mail system on loopback (the embedded IMAP and SMTP servers),
-// the daemon's server account, and players who read and write mail.
+// world is a mail system on loopback, the daemon's server account, and
+// players who read and write mail. Its IMAP server is the embedded one or
+// a real Dovecot; SMTP is always the embedded go-smtp server.
 type world struct {
 	t     *testing.T
 	ctx   context.Context
@@ -27,6 +31,13 @@ type world struct {
 	d     *Daemon
 	clock *fakeClock
 	n     atomic.Int64
+
+	imapAddr string
+	// messages lists a user's mails in a folder ("" for INBOX).
+	messages func(ctx context.Context, user, folder string) ([]mailtest.Message, error)
+	// appendInbox puts a mail in a user's INBOX as delivery would.
+	appendInbox func(ctx context.Context, user string, raw []byte) error
+	dovecot     *mailtest.Dovecot
 }
 
 type fakeClock struct{ t atomic.Int64 }
@@ -36,40 +47,89 @@ func (c *fakeClock) Advance(d time.Duration) { c.t.Add(int64(d / time.Second)) }
 
 var players = []string{"ada", "bob", "cy", "dee", "eve"}
 
-func newWorld(t *testing.T) *world {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
+func worldUsers() map[string]string {
 	users := map[string]string{"games": "pw-games"}
 	for _, p := range players {
 		users[p] = "pw-" + p
 	}
-	sys, err := mailtest.Start(ctx, mailtest.Config{Domain: "club.test", Users: users})
+	return users
+}
+
+// newWorld runs on the embedded mail system.
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	sys, err := mailtest.Start(ctx, mailtest.Config{Domain: "club.test", Users: worldUsers()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sys.Stop() })
+	w := &world{t: t, ctx: ctx, sys: sys, imapAddr: sys.IMAPAddr, messages: sys.Messages,
+		appendInbox: func(ctx context.Context, user string, raw []byte) error { return sys.Append(ctx, user, "", raw) }}
+	w.setup()
+	return w
+}
+
+// newDovecotWorld runs on a real Dovecot (skipped where there is none,
+// except in CI).
+func newDovecotWorld(t *testing.T) *world {
+	t.Helper()
+	dv := mailtest.StartDovecotWith(t, mailtest.DovecotOptions{Users: worldUsers()})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	sys, err := mailtest.Start(ctx, mailtest.Config{Domain: "club.test", Users: worldUsers(), Deliver: dv.Deliver})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sys.Stop() })
+	w := &world{t: t, ctx: ctx, sys: sys, imapAddr: dv.Addr, messages: dv.Messages, appendInbox: dv.Deliver, dovecot: dv}
+	w.setup()
+	return w
+}
+
+func (w *world) setup() {
+	t := w.t
 	db, err := OpenDB(t.TempDir() + "/icepost.db")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := Migrate(ctx, db); err != nil {
+	if err := archive.Migrate(w.ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	clock := &fakeClock{}
-	clock.t.Store(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC).Unix())
-	srv := &Server{DB: db, Address: sys.Address("games"), Secret: []byte("0123456789abcdef-test-secret"), Now: clock.Now, ErrorLimit: 100}
-	reader, err := mailbox.NewReader(mailbox.IMAPConfig{Addr: sys.IMAPAddr, TLS: mailbox.TLSNone, Username: "games", Password: "pw-games", PollInterval: 50 * time.Millisecond})
+	if err := Migrate(w.ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	w.clock = &fakeClock{}
+	w.clock.t.Store(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC).Unix())
+	w.srv = &Server{DB: db, Address: w.sys.Address("games"), Secret: []byte("0123456789abcdef-test-secret"), Now: w.clock.Now, ErrorLimit: 100, Archive: testArchive{}}
+	w.d = w.newDaemon()
+}
+
+// newDaemon makes a daemon with its own connections, as a restarted
+// process would have.
+func (w *world) newDaemon() *Daemon {
+	t := w.t
+	reader, err := mailbox.NewReader(mailbox.IMAPConfig{Addr: w.imapAddr, TLS: mailbox.TLSNone, Username: "games", Password: "pw-games",
+		PollInterval: 50 * time.Millisecond, MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { reader.Close() })
-	sender, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone})
+	sender, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: w.sys.SMTPAddr, TLS: mailbox.TLSNone})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &world{t: t, ctx: ctx, sys: sys, srv: srv, clock: clock, d: &Daemon{Server: srv, Mailbox: reader, Sender: sender}}
+	return &Daemon{Server: w.srv, Mailbox: reader, Sender: sender}
+}
+
+// testArchive is the archive the daemon uses in cmd/icepost.
+type testArchive struct{}
+
+func (testArchive) AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, source string) error {
+	_, _, err := archive.AddGame(ctx, tx, g, archive.Provenance{MailGame: source})
+	return err
 }
 
 // step handles the inbox and sends the outbox once.
@@ -102,7 +162,7 @@ func (g got) replyTo() string {
 // inbox returns what user has received, oldest first.
 func (w *world) inbox(user string) []got {
 	w.t.Helper()
-	msgs, err := w.sys.Messages(w.ctx, user, "")
+	msgs, err := w.messages(w.ctx, user, "")
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -154,7 +214,7 @@ func (w *world) last(user string) got {
 // deliver puts a mail into the server's INBOX as the mail system would.
 func (w *world) deliver(raw string) {
 	w.t.Helper()
-	if err := w.sys.Append(w.ctx, "games", "", []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
+	if err := w.appendInbox(w.ctx, "games", []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
 		w.t.Fatal(err)
 	}
 }

@@ -1,12 +1,44 @@
 package pbem
 
 import (
+	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 
 	"icepost/rules"
 	"icepost/rules/icesickle"
 )
+
+// TestScenarios runs every scenario on the embedded IMAP server and on a
+// real Dovecot (which CI installs; elsewhere those runs skip loudly).
+func TestScenarios(t *testing.T) {
+	scenarios := []struct {
+		name string
+		run  func(*testing.T, *world)
+	}{
+		{"FullGame", scenarioFullGame},
+		{"DuplicateDeliveryChangesNothing", scenarioDuplicateDeliveryChangesNothing},
+		{"StaleReplyAndWrongTurn", scenarioStaleReplyAndWrongTurn},
+		{"ForgedFromMovesNothing", scenarioForgedFromMovesNothing},
+		{"AutomaticAndBrokenMail", scenarioAutomaticAndBrokenMail},
+		{"ResignAndDraw", scenarioResignAndDraw},
+		{"CrashBetweenCommitAndSend", scenarioCrashBetweenCommitAndSend},
+		{"IMAPRestart", scenarioIMAPRestart},
+		{"EncodedMail", scenarioEncodedMail},
+	}
+	backends := []struct {
+		name string
+		new  func(*testing.T) *world
+	}{{"memory", newWorld}, {"dovecot", newDovecotWorld}}
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			for _, sc := range scenarios {
+				t.Run(sc.name, func(t *testing.T) { sc.run(t, b.new(t)) })
+			}
+		})
+	}
+}
 
 // startGame has ada challenge bob to IceSickle and bob accept; it returns
 // the game's start position as both then see it.
@@ -35,8 +67,7 @@ func startGame(t *testing.T, w *world) {
 
 // TestFullGame plays a whole IceSickle game by mail: every move a reply to
 // the mover's latest board mail, quoted text and all.
-func TestFullGame(t *testing.T) {
-	w := newWorld(t)
+func scenarioFullGame(t *testing.T, w *world) {
 	startGame(t, w)
 	var s rules.State = icesickle.Start()
 	seatUser := []string{"", "ada", "bob"}
@@ -80,10 +111,86 @@ func TestFullGame(t *testing.T) {
 	if !strings.Contains(record, "{nice placement, this one}") {
 		t.Errorf("the comment is not in the record:\n%s", record)
 	}
+	var archived int
+	if err := w.srv.DB.QueryRow(`SELECT count(*) FROM games`).Scan(&archived); err != nil || archived != 1 {
+		t.Errorf("%d games in the archive (%v), want 1", archived, err)
+	}
 }
 
-func TestDuplicateDeliveryChangesNothing(t *testing.T) {
-	w := newWorld(t)
+// plyOf reads game 1's ply from the database.
+func plyOf(t *testing.T, w *world) int {
+	var ply int
+	if err := w.srv.DB.QueryRow(`SELECT ply FROM pbem_games WHERE id = 1`).Scan(&ply); err != nil {
+		t.Fatal(err)
+	}
+	return ply
+}
+
+// The daemon commits a move and dies before sending the replies and
+// before filing the mail away. Restarted, it sends each reply once.
+func scenarioCrashBetweenCommitAndSend(t *testing.T, w *world) {
+	startGame(t, w)
+	adaBefore, bobBefore := len(w.inbox("ada")), len(w.inbox("bob"))
+	w.deliver(w.reply("ada", w.last("ada"), "L@c3"))
+	msgs, err := w.messages(w.ctx, "games", "")
+	if err != nil || len(msgs) != 1 {
+		t.Fatalf("%d mails in the server's INBOX (%v)", len(msgs), err)
+	}
+	if _, err := w.srv.Handle(w.ctx, msgs[0].Raw); err != nil {
+		t.Fatal(err)
+	}
+	// ... the process dies here. A new one starts:
+	w.d = w.newDaemon()
+	w.step()
+	w.step()
+	if a, b := len(w.inbox("ada"))-adaBefore, len(w.inbox("bob"))-bobBefore; a != 1 || b != 1 {
+		t.Errorf("after the restart ada got %d mails and bob %d, want 1 each", a, b)
+	}
+	if plyOf(t, w) != 1 {
+		t.Errorf("ply %d, want 1", plyOf(t, w))
+	}
+	if msgs, _ := w.messages(w.ctx, "games", ""); len(msgs) != 0 {
+		t.Errorf("%d mails left in the INBOX", len(msgs))
+	}
+}
+
+// The IMAP server goes down and comes back mid-game; the daemon
+// reconnects and goes on.
+func scenarioIMAPRestart(t *testing.T, w *world) {
+	startGame(t, w)
+	if w.dovecot != nil {
+		w.dovecot.Restart()
+	} else {
+		if err := w.sys.SuspendIMAP(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.sys.ResumeIMAP(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.deliver(w.reply("ada", w.last("ada"), "L@c3"))
+	w.step()
+	if plyOf(t, w) != 1 || !strings.Contains(w.last("bob").text, "ada played L@c3") {
+		t.Fatalf("after the restart: ply %d, bob's mail:\n%s", plyOf(t, w), w.last("bob").text)
+	}
+}
+
+// A reply in windows-1252, base64-encoded, as some mail clients send.
+func scenarioEncodedMail(t *testing.T, w *world) {
+	startGame(t, w)
+	board := w.last("ada")
+	body := base64.StdEncoding.EncodeToString([]byte("L@c3\r\nTr\xe8s bien jou\xe9\r\n\r\nOn Sunday, icepost wrote:\r\n> old board\r\n"))
+	hdr := fmt.Sprintf("In-Reply-To: <%s>\nMIME-Version: 1.0\nContent-Transfer-Encoding: base64\n", board.messageID)
+	raw := w.write("ada", board.replyTo(), "Re: "+board.header.Get("Subject"), hdr, body)
+	raw = strings.Replace(raw, "charset=utf-8", "charset=windows-1252", 1)
+	w.deliver(raw)
+	w.step()
+	if got := w.last("bob").text; !strings.Contains(got, "ada played L@c3") || !strings.Contains(got, "ada wrote: Très bien joué") {
+		t.Fatalf("bob's mail:\n%s", got)
+	}
+}
+
+func scenarioDuplicateDeliveryChangesNothing(t *testing.T, w *world) {
 	startGame(t, w)
 	mv := w.reply("ada", w.last("ada"), "L@c3")
 	w.deliver(mv)
@@ -101,8 +208,7 @@ func TestDuplicateDeliveryChangesNothing(t *testing.T) {
 	}
 }
 
-func TestStaleReplyAndWrongTurn(t *testing.T) {
-	w := newWorld(t)
+func scenarioStaleReplyAndWrongTurn(t *testing.T, w *world) {
 	startGame(t, w)
 	first := w.last("ada")
 	w.deliver(w.reply("ada", first, "L@c3"))
@@ -131,8 +237,7 @@ func TestStaleReplyAndWrongTurn(t *testing.T) {
 	}
 }
 
-func TestForgedFromMovesNothing(t *testing.T) {
-	w := newWorld(t)
+func scenarioForgedFromMovesNothing(t *testing.T, w *world) {
 	startGame(t, w)
 	// bob takes ada's board mail (say it was forwarded to him) and sends
 	// ada's move with his own address.
@@ -156,8 +261,7 @@ func TestForgedFromMovesNothing(t *testing.T) {
 	}
 }
 
-func TestAutomaticAndBrokenMail(t *testing.T) {
-	w := newWorld(t)
+func scenarioAutomaticAndBrokenMail(t *testing.T, w *world) {
 	w.deliver(w.write("ada", w.srv.Address, "Out of office", "Auto-Submitted: auto-replied\n", "I am away"))
 	// A multipart mail with no boundary, from nobody: it cannot be read.
 	w.deliver("Subject: broken\nContent-Type: multipart/mixed\n\n--x\nno parts here\n")
@@ -177,15 +281,14 @@ func TestAutomaticAndBrokenMail(t *testing.T) {
 		t.Errorf("outcomes %q", outcomes)
 	}
 	for folder, want := range map[string]int{"icepost/done": 1, "icepost/rejected": 1, "": 0} {
-		msgs, err := w.sys.Messages(w.ctx, "games", folder)
+		msgs, err := w.messages(w.ctx, "games", folder)
 		if err != nil || len(msgs) != want {
 			t.Errorf("folder %q: %d mails (%v), want %d", folder, len(msgs), err, want)
 		}
 	}
 }
 
-func TestResignAndDraw(t *testing.T) {
-	w := newWorld(t)
+func scenarioResignAndDraw(t *testing.T, w *world) {
 	startGame(t, w)
 	w.deliver(w.reply("ada", w.last("ada"), "draw"))
 	w.step()
