@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Options choose a variant of a game. The zero value of each field means the
@@ -205,8 +206,10 @@ func Play(s State, tok string) (State, Move, error) {
 // IsLegal reports whether m is among s's legal moves. Games use it to check
 // Play's argument; it costs one move generation.
 func IsLegal(s State, m Move) bool {
-	var buf [256]Move
-	for _, l := range s.Moves(buf[:0]) {
+	buf := getMoves()
+	defer putMoves(buf)
+	*buf = s.Moves((*buf)[:0])
+	for _, l := range *buf {
 		if l == m {
 			return true
 		}
@@ -214,11 +217,25 @@ func IsLegal(s State, m Move) bool {
 	return false
 }
 
+// movePool holds move buffers for IsLegal and FindMove. A buffer on the
+// stack would escape through the State interface and cost a 11 KB
+// allocation, cleared, per call: the largest cost of replaying a record.
+var movePool = sync.Pool{New: func() any {
+	b := make([]Move, 0, 256)
+	return &b
+}}
+
+func getMoves() *[]Move { return movePool.Get().(*[]Move) }
+
+func putMoves(b *[]Move) { movePool.Put(b) }
+
 // FindMove returns the legal move of s whose canonical token is tok (already
 // in canonical spelling), so that games can decode by generating moves.
 func FindMove(s State, tok string) (Move, bool) {
-	var buf [256]Move
-	for _, l := range s.Moves(buf[:0]) {
+	buf := getMoves()
+	defer putMoves(buf)
+	*buf = s.Moves((*buf)[:0])
+	for _, l := range *buf {
 		if s.FormatMove(l) == tok {
 			return l, true
 		}

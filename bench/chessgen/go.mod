@@ -1,0 +1,3 @@
+module icepost/bench/chessgen
+
+go 1.26.0
