@@ -288,3 +288,50 @@ func BenchmarkPerft(b *testing.B) {
 		})
 	}
 }
+
+// FuzzParseMove: any token is either refused with a MoveError or names a
+// legal move whose canonical token reads back to it.
+func FuzzParseMove(f *testing.F) {
+	for _, tok := range []string{"h1:NW", "g4-f5", "g4xe6:S", "g4-e6(U)", "a1", "h3xc8", "g4-g4", "c6:U", "x", ""} {
+		f.Add(tok)
+	}
+	p := pos(&testing.T{}, midGame)
+	f.Fuzz(func(t *testing.T, tok string) {
+		m, err := p.ParseMove(tok)
+		if err != nil {
+			var me *rules.MoveError
+			if !errors.As(err, &me) || !(errors.Is(err, rules.ErrSyntax) || errors.Is(err, rules.ErrIllegal)) {
+				t.Fatalf("ParseMove(%q) = %v, not a MoveError", tok, err)
+			}
+			return
+		}
+		if !p.legal(m) {
+			t.Fatalf("ParseMove(%q) gave an illegal move %+v", tok, m)
+		}
+		back, err := p.ParseMove(p.FormatMove(m))
+		if err != nil || back != m {
+			t.Fatalf("%q -> %q -> %v, %v", tok, p.FormatMove(m), back, err)
+		}
+	})
+}
+
+// FuzzParsePosition: any code is either refused with ErrPosition or reads
+// to a position whose own code reads back to the same position.
+func FuzzParsePosition(f *testing.F) {
+	f.Add(midGame)
+	f.Add("Pikemen 4 12 " + board("a1 S1U, h1 S4U") + " 0:0:0:0 4")
+	f.Add("Pikemen 2 12 " + board("a1 S1U") + " 13:0 -")
+	f.Fuzz(func(t *testing.T, code string) {
+		p, err := ParsePosition(code)
+		if err != nil {
+			if !errors.Is(err, rules.ErrPosition) {
+				t.Fatalf("ParsePosition(%q) = %v, not an ErrPosition", code, err)
+			}
+			return
+		}
+		back, err := ParsePosition(p.Code())
+		if err != nil || back != p {
+			t.Fatalf("%q -> %q -> %v", code, p.Code(), err)
+		}
+	})
+}

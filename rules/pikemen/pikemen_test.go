@@ -2,6 +2,7 @@ package pikemen
 
 import (
 	"errors"
+	"flag"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -47,12 +48,17 @@ func TestConformance(t *testing.T) {
 		rulestest.Case{Name: "2 seats", Options: rules.Options{}, Perft: perft(perft2)},
 		rulestest.Case{Name: "3 seats", Options: rules.Options{Seats: 3}, Perft: perft(perft3)},
 		rulestest.Case{Name: "4 seats", Options: rules.Options{Seats: 4}, Perft: perft(perft4)},
-		rulestest.Case{Name: "2 seats target 15", Options: rules.Options{Target: 15}, Perft: perft2[:2]},
-		rulestest.Case{Name: "4 seats target 40", Options: rules.Options{Seats: 4, Target: 40}, Perft: perft4[:2]},
+		rulestest.Case{Name: "2 seats target 15", Options: rules.Options{Target: 15}, Perft: perft2[:2], Playouts: 5},
+		rulestest.Case{Name: "4 seats target 40", Options: rules.Options{Seats: 4, Target: 40}, Perft: perft4[:2], Playouts: 5},
 	)
 }
 
-// TestPerftReference checks the golden counts against the slow reference.
+// deep makes TestPerftReference check the depth-4 counts too (a few
+// minutes): go test -run TestPerftReference ./rules/pikemen/ -args -deep
+var deep = flag.Bool("deep", false, "check the depth-4 perft counts against the slow reference")
+
+// TestPerftReference checks the golden counts against the slow reference:
+// depths 1-3 always, depth 4 with -deep.
 func TestPerftReference(t *testing.T) {
 	for _, c := range []struct {
 		seats  int
@@ -65,7 +71,7 @@ func TestPerftReference(t *testing.T) {
 		rp := refFrom(p)
 		for i, want := range c.counts {
 			depth := i + 1
-			if depth > 3 && testing.Short() {
+			if depth > 3 && !*deep {
 				break
 			}
 			if got := rp.perft(depth); got != want {
