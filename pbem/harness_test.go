@@ -24,7 +24,7 @@ import (
 // players who read and write mail. Its IMAP server is the embedded one or
 // a real Dovecot; SMTP is always the embedded go-smtp server.
 type world struct {
-	t     *testing.T
+	t     testing.TB
 	ctx   context.Context
 	sys   *mailtest.System
 	srv   *Server
@@ -56,7 +56,7 @@ func worldUsers() map[string]string {
 }
 
 // newWorld runs on the embedded mail system.
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -73,7 +73,7 @@ func newWorld(t *testing.T) *world {
 
 // newDovecotWorld runs on a real Dovecot (skipped where there is none,
 // except in CI).
-func newDovecotWorld(t *testing.T) *world {
+func newDovecotWorld(t testing.TB) *world {
 	t.Helper()
 	dv := mailtest.StartDovecotWith(t, mailtest.DovecotOptions{Users: worldUsers()})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -173,7 +173,7 @@ func (w *world) inbox(user string) []got {
 	return out
 }
 
-func parseGot(t *testing.T, raw []byte) got {
+func parseGot(t testing.TB, raw []byte) got {
 	t.Helper()
 	mr, err := gomail.CreateReader(bytes.NewReader(raw))
 	if err != nil {

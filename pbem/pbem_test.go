@@ -29,7 +29,7 @@ func TestScenarios(t *testing.T) {
 	}
 	backends := []struct {
 		name string
-		new  func(*testing.T) *world
+		new  func(testing.TB) *world
 	}{{"memory", newWorld}, {"dovecot", newDovecotWorld}}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
