@@ -32,6 +32,13 @@
 // that captures, or an "x" on one that does not, is refused with the right
 // form named.
 //
+// # Board
+//
+// Board draws each cell as seat, size and orientation: "1L NE" is seat 1's
+// large lying down and pointing NE (its line of attack), "2M U" is seat 2's
+// medium standing upright, "." an empty square. A legend, the scores, the
+// seats left without pieces and whose turn it is follow the board.
+//
 // # Position code
 //
 //	Pikemen <seats> <target> <board> <scores> <to move>
@@ -54,8 +61,16 @@
 //   - Seat 1 moves first ("the tallest player starts" is left to the
 //     players' choice of seats).
 //   - A position code may hold at most the starting stash of each size for
-//     each seat (5, 4 or 3 of each size with 2, 3 or 4 seats), and at least
-//     two seats with pieces unless the game is over.
+//     each seat (5, 4 or 3 of each size with 2, 3 or 4 seats). Scores are
+//     not checked against the pieces missing, so a Setup may start from any
+//     score below the target. Whether the game is over follows from the
+//     code: a score at the target, or only one seat with pieces.
+//   - A reorient to the piece's current orientation is refused (it would
+//     change nothing), while a charge may repeat the current orientation
+//     as its suffix: that is the same move as leaving the suffix out.
+//   - A player always has a move while they have a piece (a piece can
+//     always be reoriented), so no seat is ever stuck and there are no
+//     passes.
 //   - There is no rule against repeating positions, so a game may go on for
 //     ever; records end it by agreement or resignation.
 //   - Board(viewer) turns the board 180 degrees for seat 2 in a 2-seat game
