@@ -35,6 +35,9 @@ func (h *handling) dispatch() (string, error) {
 	if !h.authenticated() {
 		return "refused: no DMARC or DKIM pass from " + h.s.AuthServID, nil
 	}
+	if blocked, err := h.senderBlocked(); err != nil || blocked {
+		return "refused: the operator blocked this sender", err
+	}
 	tok, hasTok := h.findToken()
 	var tp *token
 	if hasTok {
@@ -104,6 +107,12 @@ func (h *handling) command(cmd string, tok *token, comment string) error {
 			return userErrorf(nil, "write observe and the game's number, like: observe 12")
 		}
 		return h.observe(f[1])
+	case "vacation":
+		return h.vacation(strings.Join(f[1:], " "))
+	case "digest":
+		return h.digestCommand(strings.Join(f[1:], " "))
+	case "undo":
+		return h.undo(tok)
 	}
 	return userErrorf(nil, "%q is not a command I know.\n\n%s", f[0], helpText())
 }
@@ -310,6 +319,7 @@ func (h *handling) challenge(args []string) error {
 	}
 	var opts rules.Options
 	random := false
+	days := h.s.Deadlines.DaysPerMove
 	addrs := []string{strings.ToLower(h.msg.From)}
 	for _, a := range args[1:] {
 		if name, value, ok := strings.Cut(a, "="); ok {
@@ -327,8 +337,14 @@ func (h *handling) challenge(args []string) error {
 				opts.Target = n
 			case "board":
 				opts.Board = strings.ToLower(value)
+			case "days":
+				n, err := parseDays(value)
+				if err != nil {
+					return err
+				}
+				days = n
 			default:
-				return userErrorf(nil, "unknown option %q: the options are seats=random, target=N (Pikemen), board=star|hex (IceFrogs).", name)
+				return userErrorf(nil, "unknown option %q: the options are seats=random, days=N (per move, or none), target=N (Pikemen), board=star|hex (IceFrogs).", name)
 			}
 			continue
 		}
@@ -374,6 +390,9 @@ func (h *handling) challenge(args []string) error {
 	if opts.Board != "" {
 		rec.SetTag("Board", o.Board)
 	}
+	if days > 0 {
+		rec.SetTag("TimeControl", timeControlTag(days))
+	}
 	rec.SetTag("Result", "*")
 	res, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_games (game, status, record, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
 		rg.Name(), statusInvited, rec.String(), h.now.Unix(), h.now.Unix())
@@ -381,6 +400,9 @@ func (h *handling) challenge(args []string) error {
 		return err
 	}
 	id, _ := res.LastInsertId()
+	if err := h.setTimeControl(id, days); err != nil {
+		return err
+	}
 	for i, a := range addrs {
 		accepted := a == strings.ToLower(h.msg.From)
 		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_seats (game_id, seat, address, name, accepted) VALUES (?, ?, ?, ?, ?)`,

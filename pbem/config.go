@@ -16,15 +16,16 @@ import (
 // token secret) never stand in the file: each comes from an environment
 // variable or a file the config names.
 type Config struct {
-	Database     string   `toml:"database"`      // SQLite file; default icepost.db
-	Address      string   `toml:"address"`       // the server's own mail address
-	Name         string   `toml:"name"`          // display name; default icepost
-	PollInterval Duration `toml:"poll_interval"` // default 1m
-	Starters     []string `toml:"starters"`      // who may challenge; empty: anyone
-	ErrorLimit   int      `toml:"error_limit"`   // error replies per sender per hour
-	AuthServID   string   `toml:"auth_serv_id"`  // require DMARC/DKIM pass from this server
-	SecretEnv    string   `toml:"secret_env"`    // variable holding the token secret
-	SecretFile   string   `toml:"secret_file"`   // or a file holding it
+	Database     string    `toml:"database"`      // SQLite file; default icepost.db
+	Address      string    `toml:"address"`       // the server's own mail address
+	Name         string    `toml:"name"`          // display name; default icepost
+	PollInterval Duration  `toml:"poll_interval"` // default 1m
+	Starters     []string  `toml:"starters"`      // who may challenge; empty: anyone
+	ErrorLimit   int       `toml:"error_limit"`   // error replies per sender per hour
+	AuthServID   string    `toml:"auth_serv_id"`  // require DMARC/DKIM pass from this server
+	SecretEnv    string    `toml:"secret_env"`    // variable holding the token secret
+	SecretFile   string    `toml:"secret_file"`   // or a file holding it
+	Deadlines    Deadlines `toml:"deadlines"`     // time controls, vacations, digests
 	IMAP         struct {
 		Addr           string `toml:"addr"`
 		TLS            string `toml:"tls"` // tls, starttls, or none (loopback only)
@@ -82,6 +83,9 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	if c.IMAP.Addr == "" || c.SMTP.Addr == "" {
 		return nil, fmt.Errorf("%s: [imap] addr and [smtp] addr are required", path)
+	}
+	if err := c.Deadlines.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &c, nil
 }

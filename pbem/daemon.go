@@ -39,8 +39,12 @@ type Daemon struct {
 	// GiveUp is how long a mail may stay unsent before it is given up;
 	// default two days.
 	GiveUp time.Duration
+	// TickEvery is how often Server.Tick runs (clocks, digests); default
+	// one minute.
+	TickEvery time.Duration
 
-	wake chan struct{}
+	wake     chan struct{}
+	lastTick time.Time
 }
 
 // Run reads and answers mail until ctx ends. It returns nil on a clean
@@ -53,8 +57,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer close(sendDone)
 		d.sendLoop(ctx)
 	}()
+	if err := d.Server.Resume(ctx); err != nil {
+		log.Warn("resuming the clocks", "err", err)
+	}
 	backoff := time.Second
 	for ctx.Err() == nil {
+		d.tick(ctx)
 		n, err := d.ProcessInbox(ctx)
 		if err != nil && ctx.Err() == nil {
 			log.Warn("inbox", "err", err, "retry_in", backoff)

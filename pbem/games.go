@@ -112,6 +112,9 @@ func (g *game) title() string {
 
 // save writes the game back: status, record, ply and draw offers.
 func (h *handling) saveGame(g *game) error {
+	if err := h.turnChanged(g); err != nil {
+		return err
+	}
 	text := g.rec.String()
 	_, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_games SET status = ?, record = ?, ply = ?, draw_offers = ?, updated_at = ? WHERE id = ?`,
 		g.status, text, g.ply(), g.drawOffers, h.now.Unix(), g.id)

@@ -42,6 +42,8 @@ type Server struct {
 	AuthServID string
 	// DryRun: read and decide, log what would be done, change nothing.
 	DryRun bool
+	// Deadlines: time controls, vacations and digests (see clock.go).
+	Deadlines Deadlines
 }
 
 // Disposition says where a handled mail goes.

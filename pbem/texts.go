@@ -64,7 +64,8 @@ func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 		b.WriteString(news + "\n\n")
 	}
 	b.WriteString(s.Board(seatNo))
-	fmt.Fprintf(&b, "Position: %s\nMoves played: %d\n\n", s.Code(), g.ply())
+	fmt.Fprintf(&b, "Position: %s\nMoves played: %d\n", s.Code(), g.ply())
+	b.WriteString(h.clockLine(g, seatNo) + "\n")
 	switch {
 	case g.status != statusActive:
 		b.WriteString(g.endText() + "\n")
@@ -78,7 +79,7 @@ func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 		fmt.Fprintf(&b, "%s (seat %d) is to move. The next board will come by mail.\n", g.seats[s.ToMove()-1].name, s.ToMove())
 	}
 	if seatNo > 0 && g.status == statusActive {
-		b.WriteString("Other commands: board, history, draw, resign, games, help.\n")
+		b.WriteString("Other commands: board, history, draw, resign, undo, games, help.\n")
 	}
 	m.Text = b.String()
 	return m
@@ -97,10 +98,14 @@ your mail, one a line; for a game, reply to its latest mail.
   games                      your games, and whose turn it is
   challenge GAME [option=value ...] ADDRESS ...
                              start a game with the players named; options:
-                             seats=random, target=N (Pikemen), board=hex
-                             (IceFrogs)
+                             seats=random, days=N (per move, or none),
+                             target=N (Pikemen), board=hex (IceFrogs)
   accept, decline            answer a challenge
   observe NUMBER             follow someone else's game
+  undo                       take back your last move, if all agree
+  vacation DAYS, vacation off
+                             pause your clocks in all your games
+  digest on, digest off      one mail a day listing the games waiting for you
   help                       this text
 `
 }

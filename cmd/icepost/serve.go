@@ -200,7 +200,8 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 		return nil, nil, err
 	}
 	srv := &pbem.Server{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Starters: cfg.Starters,
-		Archive: archiveAdder{}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun}
+		Archive: archiveAdder{}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun,
+		Deadlines: cfg.Deadlines}
 	d := &pbem.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration}
 	return d, func() { reader.Close(); db.Close() }, nil
 }
