@@ -3,6 +3,7 @@ package notation_test
 import (
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
@@ -29,6 +30,18 @@ type corpus struct {
 	src   []byte
 	plies int
 	games int
+	// files, when set, are read in turn instead of src; size is their
+	// total length.
+	files []corpus
+	size  int
+}
+
+// parts returns the inputs to read in one iteration, and their total size.
+func (c corpus) parts() ([]corpus, int) {
+	if c.files != nil {
+		return c.files, c.size
+	}
+	return []corpus{c}, len(c.src)
 }
 
 func benchMB() float64 {
@@ -96,12 +109,50 @@ func sharedCorpus(b *testing.B) *corpora {
 }
 
 // benchCorpora runs f on the mixed corpus ("all") and on each game's.
+// When ICEPOST_BENCH_CORPUS names a folder, it runs f on the record files
+// (*.txt) in it instead, as "files": bench/run points it at the corpus that
+// `icepost validate` reads, so that both figures are of the same input.
 func benchCorpora(b *testing.B, f func(b *testing.B, c corpus)) {
+	if dir := os.Getenv("ICEPOST_BENCH_CORPUS"); dir != "" {
+		fs := fileCorpora(b, dir)
+		b.Run("files", func(b *testing.B) { f(b, fs) })
+		return
+	}
 	cs := sharedCorpus(b)
 	b.Run("all", func(b *testing.B) { f(b, cs.all) })
 	for _, g := range games.All() {
 		b.Run(g.Name(), func(b *testing.B) { f(b, cs.byGame[g.Name()]) })
 	}
+}
+
+// fileCorpora reads the record files of dir, each a corpus of its own that
+// the benchmark reads one after the other (a file's games are dropped
+// before the next is read, as `icepost validate` does).
+func fileCorpora(b *testing.B, dir string) corpus {
+	names, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil || len(names) == 0 {
+		b.Fatalf("ICEPOST_BENCH_CORPUS=%s: no *.txt record files (%v)", dir, err)
+	}
+	var all corpus
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs, errs := notation.Parse(name, src)
+		if err := errs.Err(); err != nil {
+			b.Fatal(err)
+		}
+		c := corpus{src: src, games: len(recs)}
+		for _, r := range recs {
+			c.plies += len(r.Main.Moves)
+		}
+		all.files = append(all.files, c)
+		all.games += c.games
+		all.plies += c.plies
+		all.size += len(src)
+	}
+	return all
 }
 
 func report(b *testing.B, c corpus) {
@@ -113,11 +164,14 @@ func report(b *testing.B, c corpus) {
 // MB/s comes from SetBytes.
 func BenchmarkParse(b *testing.B) {
 	benchCorpora(b, func(b *testing.B, c corpus) {
-		b.SetBytes(int64(len(c.src)))
+		parts, size := c.parts()
+		b.SetBytes(int64(size))
 		for b.Loop() {
-			recs, errs := notation.Parse("bench.txt", c.src)
-			if len(errs) > 0 || len(recs) != c.games {
-				b.Fatalf("%d records, %d errors (%v)", len(recs), len(errs), errs.Err())
+			for _, p := range parts {
+				recs, errs := notation.Parse("bench.txt", p.src)
+				if len(errs) > 0 || len(recs) != p.games {
+					b.Fatalf("%d records, %d errors (%v)", len(recs), len(errs), errs.Err())
+				}
 			}
 		}
 		report(b, c)
@@ -127,11 +181,14 @@ func BenchmarkParse(b *testing.B) {
 // BenchmarkCheck parses and replays the corpus, as `icepost validate` does.
 func BenchmarkCheck(b *testing.B) {
 	benchCorpora(b, func(b *testing.B, c corpus) {
-		b.SetBytes(int64(len(c.src)))
+		parts, size := c.parts()
+		b.SetBytes(int64(size))
 		for b.Loop() {
-			gs, errs := notation.Check("bench.txt", c.src)
-			if len(errs) > 0 || len(gs) != c.games {
-				b.Fatalf("%d games, %d errors (%v)", len(gs), len(errs), errs.Err())
+			for _, p := range parts {
+				gs, errs := notation.Check("bench.txt", p.src)
+				if len(errs) > 0 || len(gs) != p.games {
+					b.Fatalf("%d games, %d errors (%v)", len(gs), len(errs), errs.Err())
+				}
 			}
 		}
 		report(b, c)
