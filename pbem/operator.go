@@ -1,0 +1,211 @@
+package pbem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"icepost/notation"
+)
+
+// The operator's view: what `icepost games` and `icepost players` show
+// and do. Changes go through the database and the outbox, so a running
+// daemon sends the mails they queue.
+
+// ErrNoGame is returned for a game id that does not exist.
+var ErrNoGame = errNoGame
+
+// GameInfo is one game as the operator lists it.
+type GameInfo struct {
+	ID       int64
+	Game     string
+	Status   string
+	Players  []string // addresses, seat order
+	ToMove   string   // the address to move; "" unless active
+	Ply      int
+	Days     int           // days per move; 0: no time control
+	Left     time.Duration // the mover's time left, with Days
+	Paused   bool          // the mover is on vacation
+	Record   string
+	Position string // the board after the last move, from seat 1's side
+}
+
+// Games lists every game, newest first.
+func (s *Server) Games(ctx context.Context) ([]GameInfo, error) {
+	var out []GameInfo
+	err := s.read(ctx, func(h *handling) error {
+		ids, err := column[int64](ctx, h.tx, `SELECT id FROM pbem_games ORDER BY id DESC`)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			gi, err := h.gameInfo(id)
+			if err != nil {
+				return err
+			}
+			out = append(out, gi)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Game describes one game, with its record and board.
+func (s *Server) Game(ctx context.Context, id int64) (GameInfo, error) {
+	var gi GameInfo
+	err := s.read(ctx, func(h *handling) (err error) {
+		gi, err = h.gameInfo(id)
+		return err
+	})
+	return gi, err
+}
+
+// read runs fn in a transaction that is never committed.
+func (s *Server) read(ctx context.Context, fn func(h *handling) error) error {
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(s.newHandling(ctx, tx))
+}
+
+func (h *handling) gameInfo(id int64) (GameInfo, error) {
+	g, err := h.loadGame(id)
+	if err != nil {
+		return GameInfo{}, err
+	}
+	gi := GameInfo{ID: id, Game: g.gameName(), Status: g.status, Ply: g.ply(), Record: g.rec.String(), Position: g.state().Board(1)}
+	for _, st := range g.seats {
+		gi.Players = append(gi.Players, st.address)
+	}
+	if err := h.tx.QueryRowContext(h.ctx, `SELECT days_per_move FROM pbem_games WHERE id = ?`, id).Scan(&gi.Days); err != nil {
+		return gi, err
+	}
+	if g.status == statusActive {
+		gi.ToMove = g.seats[g.state().ToMove()-1].address
+		c, err := h.clockOf(g)
+		if err != nil {
+			return gi, err
+		}
+		gi.Left, gi.Paused = c.left(), c.paused
+	}
+	return gi, nil
+}
+
+// CancelGame ends an invited or active game without a result; its
+// players are told by mail. Cancelled games are not archived.
+func (s *Server) CancelGame(ctx context.Context, id int64) error {
+	_, err := s.act(ctx, func(h *handling) (string, error) {
+		g, err := h.loadGame(id)
+		if err != nil {
+			return "", err
+		}
+		if g.status != statusActive && g.status != statusInvited {
+			return "", fmt.Errorf("game %d is %s: only invited or active games can be cancelled", id, g.status)
+		}
+		g.status = statusCancelled
+		if err := h.saveGame(g); err != nil {
+			return "", err
+		}
+		for i := range g.seats {
+			m := h.threadMail(g, i+1, token{})
+			m.Text = fmt.Sprintf("The server's operator cancelled the game %s. It ends without a result and is not archived.\n", g.title())
+			h.send(m)
+		}
+		return fmt.Sprintf("game %d cancelled by the operator", id), nil
+	})
+	return err
+}
+
+// Adjudicate ends an active game with the result the operator decides
+// (a result marker like 1-0, 0-1, 1/2-1/2 or 1-0-0) and archives it. The
+// notation knows no "adjudication": the record's Termination is
+// "abandoned".
+func (s *Server) Adjudicate(ctx context.Context, id int64, result string) error {
+	_, err := s.act(ctx, func(h *handling) (string, error) {
+		g, err := h.loadGame(id)
+		if err != nil {
+			return "", err
+		}
+		if g.status != statusActive {
+			return "", fmt.Errorf("game %d is %s: only active games can be adjudicated", id, g.status)
+		}
+		if _, decided, err := notation.ParseResult(result, len(g.seats)); err != nil || !decided {
+			return "", fmt.Errorf("%q is not a result for %d seats (like 1-0, 0-1, 1/2-1/2, or one score per seat: 1-0-0)", result, len(g.seats))
+		}
+		g.finish(result, "abandoned")
+		if err := h.archive(g); err != nil {
+			return "", err
+		}
+		if err := h.saveGame(g); err != nil {
+			return "", err
+		}
+		h.sendBoards(g, "The server's operator adjudicated the game.\n\n"+g.endText())
+		return fmt.Sprintf("game %d adjudicated %s", id, result), nil
+	})
+	return err
+}
+
+// PlayerInfo is one player as the operator lists them.
+type PlayerInfo struct {
+	Address      string
+	Games        int // active games
+	VacationLeft int // days this year
+	OnVacation   bool
+	Digest       bool
+	Blocked      bool
+}
+
+// Players lists everyone who has a seat or settings.
+func (s *Server) Players(ctx context.Context) ([]PlayerInfo, error) {
+	var out []PlayerInfo
+	err := s.read(ctx, func(h *handling) error {
+		addrs, err := column[string](ctx, h.tx, `SELECT address FROM pbem_seats UNION SELECT address FROM pbem_players ORDER BY 1`)
+		if err != nil {
+			return err
+		}
+		for _, a := range addrs {
+			p := PlayerInfo{Address: a}
+			if err := h.tx.QueryRowContext(ctx, `SELECT count(DISTINCT g.id) FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id WHERE s.address = ? AND g.status = ?`,
+				a, statusActive).Scan(&p.Games); err != nil {
+				return err
+			}
+			if err := h.tx.QueryRowContext(ctx, `SELECT coalesce(max(digest), 0), coalesce(max(blocked), 0) FROM pbem_players WHERE address = ?`, a).
+				Scan(&p.Digest, &p.Blocked); err != nil {
+				return err
+			}
+			used, err := h.vacationDaysUsed(a, 0)
+			if err != nil {
+				return err
+			}
+			p.VacationLeft = max(s.Deadlines.vacationDays()-used, 0)
+			cur, _, err := h.currentVacation(a)
+			if err != nil {
+				return err
+			}
+			p.OnVacation = cur != 0
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Block stops (or, with false, restores) answering an address: its mail
+// is recorded and ignored, so it can neither challenge nor move.
+func (s *Server) Block(ctx context.Context, address string, blocked bool) error {
+	address = strings.ToLower(strings.TrimSpace(address))
+	if !strings.Contains(address, "@") {
+		return errors.New("give a mail address, like bob@example.org")
+	}
+	if s.DryRun {
+		s.log().Info("would block", "address", address, "blocked", blocked)
+		return nil
+	}
+	_, err := s.DB.ExecContext(ctx, `INSERT INTO pbem_players (address, blocked) VALUES (?, ?)
+		ON CONFLICT(address) DO UPDATE SET blocked = excluded.blocked`, address, blocked)
+	return err
+}
