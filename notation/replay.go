@@ -21,8 +21,17 @@ type Game struct {
 	States []rules.State
 	// Moves are the main line's moves, decoded.
 	Moves []rules.Move
-	// canonical holds every move's canonical token, variations included.
-	canonical map[*Move]string
+	// varMoves are the moves of the variations, decoded, with the position
+	// each was played from, so that Canonicalize can write their tokens;
+	// the main line's are in States and Moves. Tokens are formatted only
+	// when asked for: most replays never need them.
+	varMoves []varMove
+}
+
+type varMove struct {
+	m    *Move
+	from rules.State
+	mv   rules.Move
 }
 
 // Final returns the position at the end of the main line.
@@ -31,8 +40,11 @@ func (g *Game) Final() rules.State { return g.States[len(g.States)-1] }
 // Canonicalize rewrites every move token of the record in canonical form
 // and the Game tag in its canonical spelling.
 func (g *Game) Canonicalize() {
-	for m, tok := range g.canonical {
-		m.Token = tok
+	for i, m := range g.Record.Main.Moves {
+		m.Token = g.States[i].FormatMove(g.Moves[i])
+	}
+	for _, v := range g.varMoves {
+		v.m.Token = v.from.FormatMove(v.mv)
 	}
 	g.Record.SetTag("Game", g.Rules.Name())
 }
@@ -134,7 +146,9 @@ func (r *replayer) run() (*Game, error) {
 		return nil, r.fail(r.tagPos("Result"), 0, "", errorf(ErrResult, "the Result tag %q differs from the result marker %q", v, rec.Result))
 	}
 
-	r.g = &Game{Record: rec, Rules: game, Options: start.Options(), States: []rules.State{start}, canonical: map[*Move]string{}}
+	n := len(rec.Main.Moves)
+	r.g = &Game{Record: rec, Rules: game, Options: start.Options(), States: make([]rules.State, 1, n+1), Moves: make([]rules.Move, 0, n)}
+	r.g.States[0] = start
 	if err := r.line(&rec.Main, start, 0, true); err != nil {
 		return nil, err
 	}
@@ -186,10 +200,11 @@ func (r *replayer) line(l *Line, s rules.State, ply int, main bool) error {
 		if err != nil {
 			return r.fail(m.Pos, n, m.Token, moveError(err, s))
 		}
-		r.g.canonical[m] = s.FormatMove(mv)
 		if main {
 			r.g.States = append(r.g.States, next)
 			r.g.Moves = append(r.g.Moves, mv)
+		} else {
+			r.g.varMoves = append(r.g.varMoves, varMove{m: m, from: s, mv: mv})
 		}
 		s = next
 	}
