@@ -107,7 +107,7 @@ func (h *handling) clockOf(g *game) (clock, error) {
 			c.paused = true
 		}
 	}
-	c.used = time.Duration(now-start-merged(pauses, start, now)) * time.Second
+	c.used = max(time.Duration(now-start-merged(pauses, start, now))*time.Second, 0)
 	return c, nil
 }
 

@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,6 +17,24 @@ import (
 
 // ErrNoGame is returned for a game id that does not exist.
 var ErrNoGame = errNoGame
+
+// ErrRefused wraps the operator's requests that do not apply to a game
+// (cancelling a finished game, a result marker that is not one).
+var ErrRefused = errors.New("refused")
+
+// StoredIdentity returns the server's address, as the daemon notes it at
+// each start, and the token secret when the database keeps it (the
+// embedded mail system); either may be empty.
+func StoredIdentity(ctx context.Context, db *sql.DB) (address string, secret []byte, err error) {
+	if address, err = getState(ctx, db, "address"); err != nil {
+		return "", nil, err
+	}
+	s, err := getState(ctx, db, "secret")
+	if s != "" {
+		secret = []byte(s)
+	}
+	return address, secret, err
+}
 
 // GameInfo is one game as the operator lists it.
 type GameInfo struct {
@@ -104,7 +123,7 @@ func (s *Server) CancelGame(ctx context.Context, id int64) error {
 			return "", err
 		}
 		if g.status != statusActive && g.status != statusInvited {
-			return "", fmt.Errorf("game %d is %s: only invited or active games can be cancelled", id, g.status)
+			return "", fmt.Errorf("%w: game %d is %s: only invited or active games can be cancelled", ErrRefused, id, g.status)
 		}
 		g.status = statusCancelled
 		if err := h.saveGame(g); err != nil {
@@ -131,10 +150,10 @@ func (s *Server) Adjudicate(ctx context.Context, id int64, result string) error 
 			return "", err
 		}
 		if g.status != statusActive {
-			return "", fmt.Errorf("game %d is %s: only active games can be adjudicated", id, g.status)
+			return "", fmt.Errorf("%w: game %d is %s: only active games can be adjudicated", ErrRefused, id, g.status)
 		}
 		if _, decided, err := notation.ParseResult(result, len(g.seats)); err != nil || !decided {
-			return "", fmt.Errorf("%q is not a result for %d seats (like 1-0, 0-1, 1/2-1/2, or one score per seat: 1-0-0)", result, len(g.seats))
+			return "", fmt.Errorf("%w: %q is not a result for %d seats (like 1-0, 0-1, 1/2-1/2, or one score per seat: 1-0-0)", ErrRefused, result, len(g.seats))
 		}
 		g.finish(result, "abandoned")
 		if err := h.archive(g); err != nil {

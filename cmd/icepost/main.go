@@ -54,6 +54,8 @@ func init() {
 		{"perft", "-depth N [-seats S] [-board B] [-target T] GAME|FILE", "count move-generation nodes", cmdPerft},
 		{"selfplay", "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X]", "write K random games as records", cmdSelfplay},
 		{"archive", "[-db PATH] import|search|show|export|delete|quarantine|stats|verify ...", "the archive of finished games", cmdArchive},
+		{"games", "[-db PATH | -config FILE] list|show ID|cancel ID|adjudicate ID RESULT", "the operator's view of the games by mail", cmdGames},
+		{"players", "[-db PATH | -config FILE] list|block ADDRESS|unblock ADDRESS", "the players by mail; block or unblock an address", cmdPlayers},
 		{"record", "GAME [-seats S] [-board B] [-target T] [-o FILE]", "record a game played at the table", cmdRecord},
 		{"help", "[COMMAND]", "this text, or one command's flags", cmdHelp},
 	}
