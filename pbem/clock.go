@@ -199,7 +199,7 @@ func (h *handling) clockLine(g *game, seatNo int) string {
 	if seatNo > 0 && g.state().ToMove() == seatNo {
 		who = "you have"
 	}
-	s := fmt.Sprintf("Time control: %d days per move; %s %s left.", int(c.limit/(24*time.Hour)), who, span(c.left()))
+	s := fmt.Sprintf("Time control: %s per move; %s %s left.", span(c.limit), who, span(c.left()))
 	if c.paused {
 		s += " (The clock is paused: the player to move is on vacation.)"
 	}

@@ -353,7 +353,7 @@ func testThreeSeatForfeit(t *testing.T, w *world) {
 	w.clock.Advance(25 * time.Hour)
 	w.tick()
 	for _, p := range []string{"ada", "bob", "cy"} {
-		w.wantLast(p, "ada did not move within the 1 days per move", "Game over: a draw by time forfeit")
+		w.wantLast(p, "ada did not move within the 1 day per move", "Game over: a draw by time forfeit")
 	}
 	if _, rec := gameStatus(t, w); !strings.Contains(rec, `[Termination "time forfeit"]`) {
 		t.Fatalf("record:\n%s", rec)

@@ -3,6 +3,7 @@ package pbem
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -98,13 +99,16 @@ func (s *Server) Tick(ctx context.Context) error {
 			return err
 		}
 	}
+	// One action failing (a game whose record no longer replays) does
+	// not hold up the others: their errors are reported together.
+	var errs []error
 	ids, err := column[int64](ctx, s.DB, `SELECT id FROM pbem_games WHERE status = ? AND days_per_move > 0 ORDER BY id`, statusActive)
 	if err != nil {
 		return err
 	}
 	for _, id := range ids {
 		if _, err := s.act(ctx, func(h *handling) (string, error) { return h.checkClock(id) }); err != nil {
-			return fmt.Errorf("pbem: clock of game %d: %w", id, err)
+			errs = append(errs, fmt.Errorf("pbem: clock of game %d: %w", id, err))
 		}
 	}
 	back, err := column[string](ctx, s.DB, `SELECT DISTINCT address FROM pbem_vacations WHERE noticed = 0 AND ends_at <= ? ORDER BY address`, now.Unix())
@@ -113,7 +117,7 @@ func (s *Server) Tick(ctx context.Context) error {
 	}
 	for _, addr := range back {
 		if _, err := s.act(ctx, func(h *handling) (string, error) { return h.vacationOver(addr) }); err != nil {
-			return fmt.Errorf("pbem: vacation of %s: %w", addr, err)
+			errs = append(errs, fmt.Errorf("pbem: vacation of %s: %w", addr, err))
 		}
 	}
 	slot := digestSlot(now, s.Deadlines.DigestHour)
@@ -123,10 +127,10 @@ func (s *Server) Tick(ctx context.Context) error {
 	}
 	for _, addr := range due {
 		if _, err := s.act(ctx, func(h *handling) (string, error) { return h.digest(addr) }); err != nil {
-			return fmt.Errorf("pbem: digest for %s: %w", addr, err)
+			errs = append(errs, fmt.Errorf("pbem: digest for %s: %w", addr, err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // digestSlot is the latest time digests were due at or before now.
@@ -171,10 +175,9 @@ func (h *handling) checkClock(id int64) (string, error) {
 	d := h.s.Deadlines
 	moverSeat := g.state().ToMove()
 	mover := g.seats[moverSeat-1].name
-	days := int(c.limit / (24 * time.Hour))
 	switch {
 	case c.used >= c.limit:
-		return fmt.Sprintf("game %d: %s lost on time", g.id, mover), h.forfeit(g, moverSeat, days)
+		return fmt.Sprintf("game %d: %s lost on time", g.id, mover), h.forfeit(g, moverSeat, c.limit)
 	case c.paused:
 		return "", nil
 	case c.notice < 2 && float64(c.used) >= d.warnAt()*float64(c.limit):
@@ -183,8 +186,8 @@ func (h *handling) checkClock(id int64) (string, error) {
 		h.send(m)
 		return fmt.Sprintf("game %d: last warning to %s", g.id, mover), h.setNotice(g.id, 2)
 	case c.notice < 1 && float64(c.used) >= d.remindAt()*float64(c.limit):
-		m := h.boardMail(g, moverSeat, fmt.Sprintf("Reminder: it is your move, and %s of your %d days for it are left (until %s).",
-			span(c.left()), days, when(h.now.Add(c.left()))), "")
+		m := h.boardMail(g, moverSeat, fmt.Sprintf("Reminder: it is your move, and %s of your %s for it are left (until %s).",
+			span(c.left()), span(c.limit), when(h.now.Add(c.left()))), "")
 		h.send(m)
 		return fmt.Sprintf("game %d: reminder to %s", g.id, mover), h.setNotice(g.id, 1)
 	}
@@ -198,7 +201,7 @@ func (h *handling) setNotice(id int64, n int) error {
 
 // forfeit ends the game: the mover loses on time. With two seats the
 // other wins; with more, the same rule as a resignation (resignWinner).
-func (h *handling) forfeit(g *game, seatNo, days int) error {
+func (h *handling) forfeit(g *game, seatNo int, limit time.Duration) error {
 	g.finish(notation.ResultString(rules.Outcome{Over: true, Winner: resignWinner(g, seatNo)}, len(g.seats)), "time forfeit")
 	if err := h.archive(g); err != nil {
 		return err
@@ -206,7 +209,7 @@ func (h *handling) forfeit(g *game, seatNo, days int) error {
 	if err := h.saveGame(g); err != nil {
 		return err
 	}
-	h.sendBoards(g, fmt.Sprintf("%s did not move within the %d days per move: the game is lost on time.\n\n%s", g.seats[seatNo-1].name, days, g.endText()))
+	h.sendBoards(g, fmt.Sprintf("%s did not move within the %s per move: the game is lost on time.\n\n%s", g.seats[seatNo-1].name, span(limit), g.endText()))
 	return nil
 }
 
