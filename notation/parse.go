@@ -44,6 +44,8 @@ type parser struct {
 	tok  token
 	prev Pos // where the token before tok starts
 	file string
+	// attributed counts the errors that belong to records already read.
+	attributed int
 }
 
 func (p *parser) next() {
@@ -67,12 +69,10 @@ func (p *parser) recover() {
 // by an error; otherwise the record and whether it is free of errors.
 func (p *parser) record() (*Record, bool) {
 	rec := &Record{Pos: p.tok.pos, File: p.file}
-	// Errors at or after the record's first token are its own (the first
-	// token was scanned as the lookahead of the record before).
-	before := len(p.s.errs)
-	for before > 0 && !p.s.errs[before-1].Pos.less(rec.Pos) {
-		before--
-	}
+	// Errors at or after the record's first token are its own: the first
+	// token was scanned as the lookahead of the record before, and errors
+	// are not always appended in the order of their positions.
+	from := p.attributed
 	seen := map[string]bool{}
 	for p.tok.kind == tTag {
 		t := p.tok
@@ -93,7 +93,13 @@ func (p *parser) record() (*Record, bool) {
 	switch p.tok.kind {
 	case tWord:
 		rec.Result, rec.ResultPos = p.tok.text, p.tok.pos
-		clean := len(p.s.errs) == before
+		clean := true
+		for _, e := range p.s.errs[from:] {
+			if !e.Pos.less(rec.Pos) {
+				clean = false
+			}
+		}
+		p.attributed = len(p.s.errs)
 		p.next()
 		return rec, clean
 	case tClose:
@@ -102,7 +108,7 @@ func (p *parser) record() (*Record, bool) {
 		// Reported at the end of this record, not at the next one's tag.
 		p.errorf(p.prev, "no result marker before the next record's tags: end this record with 1-0, 0-1, 1/2-1/2 or *")
 	case tEOF:
-		if len(p.s.errs) == before {
+		if len(p.s.errs) == from {
 			// Say it only when nothing else broke the record (an
 			// unclosed comment swallows the marker, for one).
 			p.errorf(p.tok.pos, "the record has no result marker: end it with 1-0, 0-1, 1/2-1/2 or *")
@@ -184,6 +190,9 @@ func (p *parser) line(depth int, open Pos) (*Line, bool) {
 					return l, false
 				}
 				n, rest, ok := splitNumber(text)
+				if ok && rest != "" && (rest[0] >= '0' && rest[0] <= '9' || isResultLike(rest)) {
+					ok = false // a move never starts with a digit
+				}
 				if !ok {
 					p.errorf(w.pos, "%q is not a move number: write it as 12.", text)
 					return l, false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package rulestest
+
+const raceEnabled = false
