@@ -11,10 +11,18 @@ import (
 // found, in input order. A broken record never stops the next one being
 // read.
 func Check(file string, src []byte) ([]*Game, ErrorList) {
-	recs, errs := Parse(file, src)
 	var out []*Game
-	for _, rec := range recs {
+	errs := CheckFunc(file, src, func(g *Game) { out = append(out, g) })
+	return out, errs
+}
+
+// CheckFunc is Check that hands each valid game to fn instead of keeping
+// them all, so that a large file needs the memory of one game at a time.
+func CheckFunc(file string, src []byte, fn func(*Game)) ErrorList {
+	recs, errs := Parse(file, src)
+	for i, rec := range recs {
 		g, err := Replay(rec)
+		recs[i] = nil
 		if err != nil {
 			var e *Error
 			if errors.As(err, &e) {
@@ -24,7 +32,7 @@ func Check(file string, src []byte) ([]*Game, ErrorList) {
 			}
 			continue
 		}
-		out = append(out, g)
+		fn(g)
 	}
 	slices.SortStableFunc(errs, func(a, b *Error) int {
 		if c := cmp.Compare(a.Pos.Line, b.Pos.Line); c != 0 {
@@ -32,5 +40,5 @@ func Check(file string, src []byte) ([]*Game, ErrorList) {
 		}
 		return cmp.Compare(a.Pos.Col, b.Pos.Col)
 	})
-	return out, errs
+	return errs
 }

@@ -199,8 +199,19 @@ func Play(s State, tok string) (State, Move, error) {
 	if err != nil {
 		return nil, Move{}, err
 	}
+	if a, ok := s.(LegalApplier); ok {
+		// ParseMove returns only legal moves: no need to check again.
+		return a.ApplyLegal(m), m, nil
+	}
 	next, err := s.Play(m)
 	return next, m, err
+}
+
+// LegalApplier is a State that can play a move known to be legal (one
+// that its ParseMove or Moves returned) without checking it again, which
+// would cost a move generation. Play uses it when a game offers it.
+type LegalApplier interface {
+	ApplyLegal(m Move) State
 }
 
 // IsLegal reports whether m is among s's legal moves. Games use it to check

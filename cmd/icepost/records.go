@@ -16,22 +16,25 @@ import (
 	"icepost/rules/games"
 )
 
-// readRecords reads and checks one file ("-" is standard input).
-func readRecords(e *env, file string) ([]*notation.Game, notation.ErrorList, error) {
-	var src []byte
-	var err error
+// readInput reads a file, or standard input for "-", and returns its
+// bytes and the name to use in messages.
+func readInput(e *env, file string) ([]byte, string, error) {
 	if file == "-" {
 		var b bytes.Buffer
-		_, err = b.ReadFrom(e.stdin)
-		src = b.Bytes()
-		file = "<stdin>"
-	} else {
-		src, err = os.ReadFile(file)
+		_, err := b.ReadFrom(e.stdin)
+		return b.Bytes(), "<stdin>", err
 	}
+	src, err := os.ReadFile(file)
+	return src, file, err
+}
+
+// readRecords reads and checks one file ("-" is standard input).
+func readRecords(e *env, file string) ([]*notation.Game, notation.ErrorList, error) {
+	src, name, err := readInput(e, file)
 	if err != nil {
 		return nil, nil, err
 	}
-	games, errs := notation.Check(file, src)
+	games, errs := notation.Check(name, src)
 	return games, errs, nil
 }
 
@@ -53,14 +56,16 @@ func cmdValidate(e *env, args []string) int {
 	}
 	code, valid, invalid := exitOK, 0, 0
 	for _, file := range fs.Args() {
-		gs, errs, err := readRecords(e, file)
+		src, name, err := readInput(e, file)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost validate: %v\n", err)
 			code = exitUsage
 			continue
 		}
+		// Count valid games without keeping them: a large file then
+		// needs the memory of one game at a time.
+		errs := notation.CheckFunc(name, src, func(*notation.Game) { valid++ })
 		printErrors(e, errs)
-		valid += len(gs)
 		invalid += len(errs)
 		if len(errs) > 0 && code == exitOK {
 			code = exitInvalid

@@ -420,3 +420,7 @@ func (p Position) Supply(seat, size int) int {
 	}
 	return int(p.supply[seat-1][size-1])
 }
+
+// ApplyLegal plays m, which ParseMove or Moves returned for this position,
+// without checking it again (see rules.LegalApplier).
+func (p Position) ApplyLegal(m rules.Move) rules.State { return p.Apply(m) }

@@ -549,3 +549,7 @@ func ParsePosition(code string) (Position, error) {
 	}
 	return p, nil
 }
+
+// ApplyLegal plays m, which ParseMove or Moves returned for this position,
+// without checking it again (see rules.LegalApplier).
+func (p Position) ApplyLegal(m rules.Move) rules.State { return p.Apply(m) }

@@ -455,3 +455,7 @@ func (p Position) Scores() []int {
 func (p Position) PieceAt(sq int) (owner, size int, o Orientation) {
 	return p.owner(sq), p.size(sq), p.orient[sq]
 }
+
+// ApplyLegal plays m, which ParseMove or Moves returned for this position,
+// without checking it again (see rules.LegalApplier).
+func (p Position) ApplyLegal(m rules.Move) rules.State { return p.Apply(m) }

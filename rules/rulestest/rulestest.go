@@ -189,6 +189,11 @@ func checkPosition(t *testing.T, s rules.State, all bool) []rules.Move {
 			if s.Code() != code || s.Board(0) != board {
 				t.Fatalf("%s: Play(%s) changed the position it was called on", code, s.FormatMove(m))
 			}
+			if a, ok := s.(rules.LegalApplier); ok {
+				if got := a.ApplyLegal(m); got.Code() != next.Code() {
+					t.Fatalf("%s: ApplyLegal(%s) gives %s, Play gives %s", code, s.FormatMove(m), got.Code(), next.Code())
+				}
+			}
 			next.Code()
 		}
 	}
