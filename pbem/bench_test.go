@@ -3,6 +3,9 @@ package pbem
 import (
 	"context"
 	"os"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,4 +153,56 @@ func (g *benchGames) newGame(b *testing.B) {
 		b.Fatalf("game %d is %s after accept", g.id, status)
 	}
 	g.s, g.ply = icesickle.Start(), 0
+}
+
+// BenchmarkMailMemory measures the daemon's memory with many games in
+// progress (10,000 by default; ICEPOST_BENCH_MAIL_GAMES sets it): it starts
+// them through Server.Handle (challenge and accept mails), then handles a
+// move in every hundredth game through the daemon, and reports the Go heap
+// in use after a collection. Games live in SQLite, loaded per mail, so the
+// heap should not grow with their number.
+//
+//	go test -run XXX -bench MailMemory -benchtime 1x ./pbem/
+func BenchmarkMailMemory(b *testing.B) {
+	n := 10000
+	if v, err := strconv.Atoi(os.Getenv("ICEPOST_BENCH_MAIL_GAMES")); err == nil && v > 0 {
+		n = v
+	}
+	w := newWorld(b)
+	handle := func(raw string) {
+		if _, err := w.srv.Handle(w.ctx, []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := 1; i <= n; i++ {
+		handle(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle "+w.sys.Address("bob")))
+		tok := token{kind: 'i', game: int64(i), seat: 2}.sign(w.srv.Secret)
+		handle(w.write("bob", w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
+	}
+	// The outbox would be sent by the daemon; here it is cleared so that
+	// the measurement is of games, not of unsent mail.
+	if _, err := w.srv.DB.Exec(`UPDATE pbem_outbox SET sent_at = 0`); err != nil {
+		b.Fatal(err)
+	}
+	var heap uint64
+	for b.Loop() {
+		for id := int64(1); id <= int64(n); id += 100 {
+			tok := token{kind: 'm', game: id, seat: 1, ply: 0}.sign(w.srv.Secret)
+			w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", "L@c3"))
+		}
+		if _, err := w.d.ProcessInbox(w.ctx); err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		heap = ms.HeapInuse
+	}
+	var active int
+	w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_games WHERE status = 'active'`).Scan(&active)
+	if active != n {
+		b.Fatalf("%d active games, want %d", active, n)
+	}
+	b.ReportMetric(float64(heap)/(1<<20), "MB-heap")
+	b.ReportMetric(float64(n), "games")
 }
