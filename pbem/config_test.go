@@ -1,0 +1,93 @@
+package pbem
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "icepost.toml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const baseConfig = `
+address = "games@example.org"
+secret_env = "ICEPOST_TEST_SECRET"
+poll_interval = "30s"
+[imap]
+addr = "imap.example.org:993"
+username = "games"
+password_env = "ICEPOST_TEST_IMAP"
+[smtp]
+addr = "smtp.example.org:587"
+tls = "starttls"
+`
+
+func TestLoadConfig(t *testing.T) {
+	c, err := LoadConfig(writeConfig(t, baseConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Database != "icepost.db" || c.PollInterval.Seconds() != 30 {
+		t.Errorf("defaults: %+v", c)
+	}
+	t.Setenv("ICEPOST_TEST_SECRET", "short")
+	if _, err := c.Secret(); err == nil || !strings.Contains(err.Error(), "at least 16") {
+		t.Errorf("short secret: %v", err)
+	}
+	t.Setenv("ICEPOST_TEST_SECRET", "a-long-enough-secret-for-tokens")
+	if s, err := c.Secret(); err != nil || string(s) != "a-long-enough-secret-for-tokens" {
+		t.Errorf("secret: %q %v", s, err)
+	}
+	if _, err := c.IMAPConfig(); err == nil || !strings.Contains(err.Error(), "ICEPOST_TEST_IMAP is not set") {
+		t.Errorf("missing password: %v", err)
+	}
+	pw := filepath.Join(t.TempDir(), "pw")
+	os.WriteFile(pw, []byte("from-a-file\n"), 0o600)
+	c.IMAP.PasswordEnv, c.IMAP.PasswordFile = "", pw
+	if ic, err := c.IMAPConfig(); err != nil || ic.Password != "from-a-file" {
+		t.Errorf("password file: %q %v", ic.Password, err)
+	}
+}
+
+func TestLoadConfigRefuses(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{baseConfig + "\n[imap.extra]\n", "unknown settings"},
+		{strings.Replace(baseConfig, `username = "games"`, "username = \"games\"\npassword = \"hunter2\"", 1), "secrets never go in the file"},
+		{strings.Replace(baseConfig, `address = "games@example.org"`, `address = "games"`, 1), "address must be"},
+		{strings.Replace(baseConfig, `poll_interval = "30s"`, `poll_interval = "soon"`, 1), "not a duration"},
+		{"address = \"games@example.org\"\n", "addr are required"},
+		{"address = [", "icepost.toml"},
+	}
+	for _, tt := range tests {
+		_, err := LoadConfig(writeConfig(t, tt.text))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("LoadConfig: %v, want an error containing %q", err, tt.want)
+		}
+	}
+}
+
+// With auth_serv_id set, only a DMARC or DKIM pass from the operator's own
+// server lets a mail act; a header from anyone else counts for nothing.
+func TestAuthenticationResults(t *testing.T) {
+	w := newWorld(t)
+	w.srv.AuthServID = "mx.club.test"
+	forged := "Authentication-Results: evil.example; dmarc=pass\n"
+	w.deliver(w.write("ada", w.srv.Address, "new game", forged, "challenge icesickle "+w.sys.Address("bob")))
+	w.step()
+	if len(w.inbox("bob")) != 0 {
+		t.Fatal("a mail without our server's pass started a game")
+	}
+	good := "Authentication-Results: mx.club.test; dkim=pass header.d=club.test; dmarc=pass\n"
+	w.deliver(w.write("ada", w.srv.Address, "new game", good, "challenge icesickle "+w.sys.Address("bob")))
+	w.step()
+	if len(w.inbox("bob")) != 1 {
+		t.Fatal("a mail with our server's pass did not start a game")
+	}
+}
