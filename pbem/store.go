@@ -6,30 +6,26 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver, "sqlite3"
+
+	"icepost/archive"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
 
 // OpenDB opens (creating if need be) the SQLite database at path with the
-// settings the daemon relies on, set in the connection string so that every
-// pooled connection has them: WAL, foreign keys, a busy timeout, and
-// immediate write transactions, so that the daemon writing and a person
-// searching the archive never see "database is locked".
+// settings the daemon relies on, the archive's (archive.DSN): WAL, foreign
+// keys, a busy timeout, and immediate write transactions, set in the
+// connection string so that every pooled connection has them, so that the
+// daemon writing and a person searching the archive never see "database
+// is locked".
 func OpenDB(path string) (*sql.DB, error) {
-	q := url.Values{}
-	q.Set("_journal_mode", "WAL")
-	q.Set("_foreign_keys", "on")
-	q.Set("_busy_timeout", "10000")
-	q.Set("_txlock", "immediate")
-	q.Set("_synchronous", "NORMAL")
-	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite3", archive.DSN(path))
 	if err != nil {
 		return nil, err
 	}

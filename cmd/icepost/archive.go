@@ -101,15 +101,7 @@ func archiveFlags(e *env, name string) *flag.FlagSet {
 	fs.SetOutput(e.stderr)
 	for _, c := range archiveCommands {
 		if c.name == name {
-			fs.Usage = func() {
-				fmt.Fprintf(fs.Output(), "Usage: icepost archive %s %s\n\n%s.\n", name, c.args, capitalize(c.summary))
-				n := 0
-				fs.VisitAll(func(*flag.Flag) { n++ })
-				if n > 0 {
-					fmt.Fprintln(fs.Output(), "\nFlags:")
-					fs.PrintDefaults()
-				}
-			}
+			fs.Usage = usageFunc(fs, "icepost archive "+name, c.args, c.summary)
 		}
 	}
 	return fs

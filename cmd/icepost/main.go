@@ -123,8 +123,14 @@ func newFlags(e *env, name string) *flag.FlagSet {
 			c = cc
 		}
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: icepost %s %s\n\n%s.\n", name, c.args, capitalize(c.summary))
+	fs.Usage = usageFunc(fs, "icepost "+name, c.args, c.summary)
+	return fs
+}
+
+// usageFunc prints a command's usage line, its summary and its flags.
+func usageFunc(fs *flag.FlagSet, cmd, args, summary string) func() {
+	return func() {
+		fmt.Fprintf(fs.Output(), "Usage: %s %s\n\n%s.\n", cmd, args, capitalize(summary))
 		n := 0
 		fs.VisitAll(func(*flag.Flag) { n++ })
 		if n > 0 {
@@ -132,7 +138,6 @@ func newFlags(e *env, name string) *flag.FlagSet {
 			fs.PrintDefaults()
 		}
 	}
-	return fs
 }
 
 func capitalize(s string) string {
