@@ -1,12 +1,14 @@
 package archive
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -63,7 +65,7 @@ type gameRow struct {
 	record                                   []byte // packed
 	seatRows                                 []seatRow
 	tags                                     []notation.Tag
-	positions                                []byte // JSON array of hashes by ply
+	hashes                                   []int64 // position hashes by ply
 	text                                     [3]string
 	prov                                     Provenance
 }
@@ -162,16 +164,10 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 			r.tags = append(r.tags, notation.Tag{Name: t.Name, Value: t.Value})
 		}
 	}
-	// Positions as a JSON array, which one INSERT ... json_each stores.
-	pos := make([]byte, 0, 21*len(g.States)+2)
-	pos = append(pos, '[')
+	r.hashes = make([]int64, len(g.States))
 	for i, s := range g.States {
-		if i > 0 {
-			pos = append(pos, ',')
-		}
-		pos = strconv.AppendInt(pos, PositionHash(s), 10)
+		r.hashes[i] = PositionHash(s)
 	}
-	r.positions = append(pos, ']')
 	r.dedupe = dedupeKey(g)
 	r.text = [3]string{strings.Join(playerText, " "), strings.TrimSpace(r.event + " " + r.site), strings.Join(comments(rec), " ")}
 	return r, nil
@@ -254,6 +250,17 @@ type inserter struct {
 	findPlayer, insPlayer                             *sql.Stmt
 	players                                           map[string]int64
 	now                                               int64
+	// With deferred set, positions wait in pending until flush, which
+	// stores them sorted by hash: one pass over the index per batch
+	// instead of one random walk per position.
+	deferred bool
+	pending  []posRow
+	insPosN  *sql.Stmt
+}
+
+type posRow struct {
+	hash, game int64
+	ply        int32
 }
 
 func newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) {
@@ -269,6 +276,7 @@ func newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) {
 		{&ins.insSeat, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score) VALUES (?,?,?,?,?,?,?)`},
 		{&ins.insTag, `INSERT INTO tags(game_id, name, value) VALUES (?,?,?)`},
 		{&ins.insPos, `INSERT OR IGNORE INTO positions(hash, game_id, ply) SELECT j.value, ?, j.key FROM json_each(?) AS j`},
+		{&ins.insPosN, `INSERT OR IGNORE INTO positions(hash, game_id, ply) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?) AS j`},
 		{&ins.insTxt, `INSERT INTO game_text(docid, players, event, comments) VALUES (?,?,?,?)`},
 		{&ins.findPlayer, `SELECT player_id FROM player_aliases WHERE alias = ?1 UNION ALL SELECT id FROM players WHERE key = ?1 LIMIT 1`},
 		{&ins.insPlayer, `INSERT INTO players(key, name) VALUES (?, ?)`},
@@ -284,7 +292,7 @@ func newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) {
 }
 
 func (ins *inserter) close() {
-	for _, st := range []*sql.Stmt{ins.findDup, ins.insGame, ins.insSeat, ins.insTag, ins.insPos, ins.insTxt, ins.findPlayer, ins.insPlayer} {
+	for _, st := range []*sql.Stmt{ins.findDup, ins.insGame, ins.insSeat, ins.insTag, ins.insPos, ins.insPosN, ins.insTxt, ins.findPlayer, ins.insPlayer} {
 		if st != nil {
 			st.Close()
 		}
@@ -368,11 +376,67 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 			return 0, false, fmt.Errorf("storing tag: %w", err)
 		}
 	}
-	if _, err := ins.insPos.ExecContext(ctx, id, string(r.positions)); err != nil {
+	if ins.deferred {
+		for ply, h := range r.hashes {
+			ins.pending = append(ins.pending, posRow{h, id, int32(ply)})
+		}
+	} else if _, err := ins.insPos.ExecContext(ctx, id, string(r.positionsJSON())); err != nil {
 		return 0, false, fmt.Errorf("storing positions: %w", err)
 	}
 	if _, err := ins.insTxt.ExecContext(ctx, id, r.text[0], r.text[1], r.text[2]); err != nil {
 		return 0, false, fmt.Errorf("storing text: %w", err)
 	}
 	return id, false, nil
+}
+
+// positionsJSON is the hashes as a JSON array, which one INSERT ...
+// json_each stores.
+func (r *gameRow) positionsJSON() []byte {
+	pos := make([]byte, 0, 21*len(r.hashes)+2)
+	pos = append(pos, '[')
+	for i, h := range r.hashes {
+		if i > 0 {
+			pos = append(pos, ',')
+		}
+		pos = strconv.AppendInt(pos, h, 10)
+	}
+	return append(pos, ']')
+}
+
+// flush stores the deferred positions, sorted.
+func (ins *inserter) flush(ctx context.Context) error {
+	slices.SortFunc(ins.pending, func(a, b posRow) int {
+		if c := cmp.Compare(a.hash, b.hash); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.game, b.game); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ply, b.ply)
+	})
+	const chunk = 20000
+	buf := make([]byte, 0, 40*min(len(ins.pending), chunk))
+	for len(ins.pending) > 0 {
+		n := min(len(ins.pending), chunk)
+		buf = append(buf[:0], '[')
+		for i, p := range ins.pending[:n] {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, '[')
+			buf = strconv.AppendInt(buf, p.hash, 10)
+			buf = append(buf, ',')
+			buf = strconv.AppendInt(buf, p.game, 10)
+			buf = append(buf, ',')
+			buf = strconv.AppendInt(buf, int64(p.ply), 10)
+			buf = append(buf, ']')
+		}
+		buf = append(buf, ']')
+		if _, err := ins.insPosN.ExecContext(ctx, string(buf)); err != nil {
+			return fmt.Errorf("storing positions: %w", err)
+		}
+		ins.pending = ins.pending[n:]
+	}
+	ins.pending = nil
+	return nil
 }

@@ -53,6 +53,7 @@ func DSN(path string) string {
 	v.Set("_busy_timeout", "10000")
 	v.Set("_txlock", "immediate")
 	v.Set("_synchronous", "NORMAL")
+	v.Set("_cache_size", "-65536") // KiB: the position index is large and written at random
 	return "file:" + escapePath(path) + "?" + v.Encode()
 }
 

@@ -144,9 +144,13 @@ func (a *Archive) Import(ctx context.Context, r io.Reader, name string, opt Impo
 		if tx == nil {
 			return nil
 		}
+		err := ins.flush(ctx)
 		ins.close()
 		qins.Close()
-		err := tx.Commit()
+		if err != nil {
+			return err
+		}
+		err = tx.Commit()
 		tx, ins, qins, inTx = nil, nil, nil, 0
 		return err
 	}
@@ -175,6 +179,7 @@ func (a *Archive) Import(ctx context.Context, r io.Reader, name string, opt Impo
 				if ins, err = newInserter(ctx, tx); err != nil {
 					return st, err
 				}
+				ins.deferred = true
 				if qins, err = tx.PrepareContext(ctx, quarantineInsert); err != nil {
 					return st, err
 				}
