@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // Check parses src and replays every record in it. It returns the records
@@ -19,20 +21,57 @@ func Check(file string, src []byte) ([]*Game, ErrorList) {
 // CheckFunc is Check that hands each valid game to fn instead of keeping
 // them all, so that a large file needs the memory of one game at a time.
 func CheckFunc(file string, src []byte, fn func(*Game)) ErrorList {
+	return CheckParallel(file, src, 1, fn)
+}
+
+// CheckParallel is CheckFunc with the replays spread over workers
+// goroutines: records are independent, so a file checks in about 1/workers
+// of the time. fn is called from those goroutines, in no particular order,
+// one call at a time. The errors come back in input order.
+func CheckParallel(file string, src []byte, workers int, fn func(*Game)) ErrorList {
 	recs, errs := Parse(file, src)
-	for i, rec := range recs {
-		g, err := Replay(rec)
+	replayErrs := make([]*Error, len(recs))
+	var mu sync.Mutex
+	replay := func(i int) {
+		rec := recs[i]
 		recs[i] = nil
+		g, err := Replay(rec)
 		if err != nil {
 			var e *Error
-			if errors.As(err, &e) {
-				errs = append(errs, e)
-			} else {
-				errs = append(errs, &Error{File: file, Pos: rec.Pos, Err: err})
+			if !errors.As(err, &e) {
+				e = &Error{File: file, Pos: rec.Pos, Err: err}
 			}
-			continue
+			replayErrs[i] = e
+			return
 		}
+		mu.Lock()
 		fn(g)
+		mu.Unlock()
+	}
+	if workers <= 1 || len(recs) < 2 {
+		for i := range recs {
+			replay(i)
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range min(workers, len(recs)) {
+			wg.Go(func() {
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= len(recs) {
+						return
+					}
+					replay(i)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	for _, e := range replayErrs {
+		if e != nil {
+			errs = append(errs, e)
+		}
 	}
 	slices.SortStableFunc(errs, func(a, b *Error) int {
 		if c := cmp.Compare(a.Pos.Line, b.Pos.Line); c != 0 {
