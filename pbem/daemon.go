@@ -43,8 +43,9 @@ type Daemon struct {
 	// one minute.
 	TickEvery time.Duration
 
-	wake     chan struct{}
-	lastTick time.Time
+	wake       chan struct{}
+	lastTick   time.Time
+	dryRunSeen map[uint32]bool
 }
 
 // Run reads and answers mail until ctx ends. It returns nil on a clean
@@ -135,6 +136,17 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 	for _, m := range mails {
 		if ctx.Err() != nil {
 			break
+		}
+		if d.Server.DryRun {
+			// Nothing is filed or recorded in a dry run: remember what
+			// was logged so that each mail is logged once.
+			if d.dryRunSeen[m.UID] {
+				continue
+			}
+			if d.dryRunSeen == nil {
+				d.dryRunSeen = map[uint32]bool{}
+			}
+			d.dryRunSeen[m.UID] = true
 		}
 		disp, err := d.handle(ctx, m)
 		if err != nil {

@@ -26,6 +26,7 @@ func TestScenarios(t *testing.T) {
 		{"CrashBetweenCommitAndSend", scenarioCrashBetweenCommitAndSend},
 		{"IMAPRestart", scenarioIMAPRestart},
 		{"EncodedMail", scenarioEncodedMail},
+		{"DryRun", scenarioDryRun},
 	}
 	backends := []struct {
 		name string
@@ -299,5 +300,29 @@ func scenarioResignAndDraw(t *testing.T, w *world) {
 	w.step()
 	if got := w.last("ada").text; !strings.Contains(got, "bob resigned") || !strings.Contains(got, "Game over: ada wins by resignation (1-0)") {
 		t.Fatalf("ada's mail:\n%s", got)
+	}
+}
+
+// A dry run reads and decides but changes, files and sends nothing, and
+// logs each mail once.
+func scenarioDryRun(t *testing.T, w *world) {
+	w.srv.DryRun = true
+	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle "+w.sys.Address("bob")))
+	n1, err := w.d.ProcessInbox(w.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n2, _ := w.d.ProcessInbox(w.ctx)
+	if n1 != 1 || n2 != 0 {
+		t.Errorf("handled %d then %d mails, want 1 then 0", n1, n2)
+	}
+	var games, processed int
+	w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_games`).Scan(&games)
+	w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_processed`).Scan(&processed)
+	if games != 0 || processed != 0 || w.outboxCount() != 0 {
+		t.Errorf("a dry run left %d games, %d processed, %d queued", games, processed, w.outboxCount())
+	}
+	if msgs, _ := w.messages(w.ctx, "games", ""); len(msgs) != 1 {
+		t.Errorf("%d mails in the INBOX after a dry run, want 1", len(msgs))
 	}
 }
