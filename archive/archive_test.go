@@ -328,6 +328,19 @@ func TestMigrations(t *testing.T) {
 	if c, _ := a.Count(ctx, Query{}); c != 2 {
 		t.Errorf("%d games after reopening, want 2", c)
 	}
+	// An archive written before migration 2 is upgraded on opening.
+	if _, err := a.DB().Exec(`DROP INDEX games_kind; DELETE FROM archive_migrations WHERE version = 2`); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	if a, err = Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	var idx int
+	a.DB().QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'games_kind'`).Scan(&idx)
+	if idx != 1 {
+		t.Error("migration 2 did not run on an archive at version 1")
+	}
 	// A schema from the future is refused.
 	if _, err := a.DB().Exec(`INSERT INTO archive_migrations(version, name) VALUES (999, 'future')`); err != nil {
 		t.Fatal(err)
