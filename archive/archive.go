@@ -50,7 +50,7 @@ func DSN(path string) string {
 	v := url.Values{}
 	v.Set("_journal_mode", "WAL")
 	v.Set("_foreign_keys", "on")
-	v.Set("_busy_timeout", "10000")
+	v.Set("_busy_timeout", "30000")
 	v.Set("_txlock", "immediate")
 	v.Set("_synchronous", "NORMAL")
 	v.Set("_cache_size", "-65536") // KiB: the position index is large and written at random

@@ -118,7 +118,7 @@ func archiveFail(e *env, cmd string, err error) int {
 func archiveImport(e *env, a *archive.Archive, args []string) int {
 	fs := archiveFlags(e, "import")
 	quiet := fs.Bool("q", false, "no progress bar and no summary")
-	batch := fs.Int("batch", 1000, "records per transaction")
+	batch := fs.Int("batch", 5000, "records per transaction")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
