@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer that a running command and the test can
+// share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// serve with no config starts the embedded mail system, says how to
+// connect, and stops cleanly when its context ends (SIGINT/SIGTERM).
+func TestServeEmbedded(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb syncBuffer
+	db := filepath.Join(t.TempDir(), "icepost.db")
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"serve", "-db", db, "-imap", "127.0.0.1:0", "-smtp", "127.0.0.1:0", "-q"}, nil, &out, &errb)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), "Stop with Ctrl-C") {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve printed no connection help:\n%s\n%s", out.String(), errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, want := range []string{"IMAP  127.0.0.1:", "SMTP  127.0.0.1:", "challenge icesickle bob@icepost.localhost"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("serve's help lacks %q:\n%s", want, out.String())
+		}
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("serve stopped with exit %d: %s", code, errb.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop when its context ended")
+	}
+}
+
+func TestServeBadConfig(t *testing.T) {
+	cfg := writeFile(t, "icepost.toml", "address = \"games@example.org\"\n[imap]\naddr = \"x:1\"\npassword = \"secret\"\n[smtp]\naddr = \"y:2\"\n")
+	code, _, errs := icepost(t, "", "serve", "-config", cfg)
+	if code != exitUsage || !strings.Contains(errs, "secrets never go in the file") {
+		t.Errorf("serve with a password in the config: %d %s", code, errs)
+	}
+}
