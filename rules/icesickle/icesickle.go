@@ -106,39 +106,20 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 			}
 		}
 	case phaseJump:
-		for sq, pips := range p.board {
-			if pips == 0 {
-				continue
-			}
-			f0, r0 := sq%size, sq/size
-			for _, d := range dirs {
-				passed := false
-				for k := 1; k <= int(pips); k++ {
-					f, r := f0+d[0]*k, r0+d[1]*k
-					if !onBoard(f, r) {
-						break
-					}
-					if p.board[r*size+f] != 0 {
-						passed = true
-					}
-					lf, lr := f+d[0], r+d[1]
-					if !onBoard(lf, lr) {
-						break
-					}
-					if passed && p.board[lr*size+lf] == 0 {
-						m := rules.Move{Kind: Jump, N: 2}
-						m.Path[0], m.Path[1] = uint8(sq), uint8(lr*size+lf)
-						buf = append(buf, m)
-					}
-				}
-			}
+		for from, to := range p.jumps {
+			m := rules.Move{Kind: Jump, N: 2}
+			m.Path[0], m.Path[1] = uint8(from), uint8(to)
+			buf = append(buf, m)
 		}
 	}
 	return buf
 }
 
-// hasJump reports whether any jump exists.
-func (p *Position) hasJump() bool {
+// jumps yields every jump as its start and landing squares, by start
+// square, direction and distance: a piece passes over 1 to pips squares in
+// a line, at least one of them occupied, and lands on the empty square
+// just beyond.
+func (p *Position) jumps(yield func(from, to int) bool) {
 	for sq, pips := range p.board {
 		if pips == 0 {
 			continue
@@ -156,10 +137,19 @@ func (p *Position) hasJump() bool {
 					passed = true
 				}
 				if passed && p.board[lr*size+lf] == 0 {
-					return true
+					if !yield(sq, lr*size+lf) {
+						return
+					}
 				}
 			}
 		}
+	}
+}
+
+// hasJump reports whether any jump exists.
+func (p *Position) hasJump() bool {
+	for range p.jumps {
+		return true
 	}
 	return false
 }
