@@ -84,12 +84,14 @@ func checkPlayouts(t *testing.T, start rules.State, c Case) {
 			if ply > maxPlies {
 				t.Fatalf("playout %d: still going after %d plies at %s", game, maxPlies, s.Code())
 			}
-			// The first playout is checked at every ply; the others at
-			// every seventh and at their end, which keeps long games
-			// (thousands of plies, a thousand moves a position) quick.
+			// The first playout is checked at every ply (under -race or
+			// -short, its first 40); the others at every seventh and at
+			// their end, which keeps long games (thousands of plies, a
+			// thousand moves a position) quick.
 			var moves []rules.Move
-			if game == 0 || ply%7 == 0 {
-				moves = checkPosition(t, s, game == 0)
+			first := game == 0 && (ply < 40 || !(raceEnabled || testing.Short()))
+			if first || ply%7 == 0 {
+				moves = checkPosition(t, s, first)
 			} else {
 				moves = s.Moves(nil)
 				if len(moves) == 0 {
@@ -206,7 +208,11 @@ func checkPerft(t *testing.T, start rules.State, golden []uint64) {
 		if got := rules.CountPerft(start, depth); got != want {
 			t.Errorf("perft(%d) = %d, want %d", depth, got, want)
 		}
-		if depth <= 3 {
+		slowDepth := 3
+		if raceEnabled {
+			slowDepth = 2
+		}
+		if depth <= slowDepth {
 			if got := rules.SlowPerft(start, depth); got != want {
 				t.Errorf("perft(%d) through the State interface = %d, want %d", depth, got, want)
 			}
