@@ -8,15 +8,18 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding/htmlindex"
 )
 
-// The module does not carry golang.org/x/text, so go-message's charset
-// package cannot be linked in; and its CharsetReader is a process-wide
-// global that this package should not set. Instead the package decodes the
-// charsets that mail to a games server realistically uses by itself: UTF-8,
-// UTF-16 and the common single-byte sets (tables in charmaps.go). Anything
-// else is read as UTF-8 when it is valid UTF-8, else as windows-1252; the
-// commands are ASCII either way.
+// The package decodes the charsets that mail to a games server mostly uses
+// by itself: UTF-8, UTF-16 and the common single-byte sets (tables in
+// charmaps.go, made from golang.org/x/text). Every other charset a mail
+// client may name (Shift_JIS, GB18030, Big5, EUC-KR, ISO-2022-JP, ...)
+// goes through golang.org/x/text's WHATWG index, as go-message/charset
+// would do, but without setting go-message's process-wide CharsetReader.
+// A charset nobody knows is read as UTF-8 when it is valid UTF-8, else as
+// windows-1252; the commands are ASCII either way.
 
 var singleByte = map[string]*[128]rune{
 	"windows-1250": &windows1250, "cp1250": &windows1250, "x-cp1250": &windows1250,
@@ -54,6 +57,11 @@ func decodeCharset(name string, b []byte) (s string, known bool) {
 	}
 	if t, ok := singleByte[name]; ok {
 		return fromSingleByte(t, b), true
+	}
+	if enc, err := htmlindex.Get(name); err == nil {
+		if out, err := enc.NewDecoder().Bytes(b); err == nil {
+			return strings.ToValidUTF8(string(out), "\uFFFD"), true
+		}
 	}
 	if utf8.Valid(b) {
 		return string(b), false
