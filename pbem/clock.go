@@ -206,6 +206,16 @@ func (h *handling) clockLine(g *game, seatNo int) string {
 	return s + "\n"
 }
 
+// timeLeft is ", 2 days 3 hours left" for a game with a time control, ""
+// without one.
+func (h *handling) timeLeft(g *game) string {
+	c, err := h.clockOf(g)
+	if err != nil || c.limit == 0 {
+		return ""
+	}
+	return ", " + span(c.left()) + " left"
+}
+
 // span writes a duration for people: "2 days 3 hours", "5 hours", "40 minutes".
 func span(d time.Duration) string {
 	d = d.Round(time.Minute)

@@ -613,9 +613,9 @@ func (h *handling) listGames() error {
 		case g.status == statusInvited:
 			b.WriteString("waiting for players to accept\n")
 		case g.state().ToMove() == g.seatOf(h.msg.From):
-			fmt.Fprintf(&b, "your move (move %d)\n", g.ply()+1)
+			fmt.Fprintf(&b, "your move (move %d)%s\n", g.ply()+1, h.timeLeft(g))
 		default:
-			fmt.Fprintf(&b, "%s to move (move %d)\n", g.seats[g.state().ToMove()-1].name, g.ply()+1)
+			fmt.Fprintf(&b, "%s to move (move %d)%s\n", g.seats[g.state().ToMove()-1].name, g.ply()+1, h.timeLeft(g))
 		}
 	}
 	m := &outMail{To: h.msg.From, Subject: "icepost: your games", Text: b.String(), Reply: true}

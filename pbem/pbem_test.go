@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"icepost/rules"
 	"icepost/rules/icesickle"
@@ -27,6 +28,7 @@ func TestScenarios(t *testing.T) {
 		{"IMAPRestart", scenarioIMAPRestart},
 		{"EncodedMail", scenarioEncodedMail},
 		{"DryRun", scenarioDryRun},
+		{"GamesList", scenarioGamesList},
 	}
 	backends := []struct {
 		name string
@@ -324,5 +326,19 @@ func scenarioDryRun(t *testing.T, w *world) {
 	}
 	if msgs, _ := w.messages(w.ctx, "games", ""); len(msgs) != 1 {
 		t.Errorf("%d mails in the INBOX after a dry run, want 1", len(msgs))
+	}
+}
+
+// "games" lists a player's games, whose turn it is, and the time left.
+func scenarioGamesList(t *testing.T, w *world) {
+	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle days=3 "+w.sys.Address("bob")))
+	w.step()
+	w.deliver(w.reply("bob", w.last("bob"), "accept"))
+	w.step()
+	w.clock.Advance(24 * time.Hour)
+	w.deliver(w.write("bob", w.srv.Address, "my games", "", "games"))
+	w.step()
+	if got := w.last("bob").text; !strings.Contains(got, "IceSickle #1: ada vs bob: ada to move (move 1), 2 days left") {
+		t.Errorf("bob's games:\n%s", got)
 	}
 }
