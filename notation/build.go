@@ -3,39 +3,22 @@ package notation
 import (
 	"fmt"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 
 	"icepost/rules"
 )
 
 // FromMoves makes the record of a game played from start: the tags given
-// (Game is set from start), the moves as canonical tokens, the Result tag
-// and marker from the rules ("*" while the game is not over) and, for
-// games with scores, the Score tag.
+// and those NewGame sets, the moves as canonical tokens, and the Result,
+// Termination and Score tags as the position after them says ("*" while
+// the game is not over).
 func FromMoves(tags []Tag, start rules.State, moves []rules.Move) (*Record, error) {
-	rec := &Record{Tags: append([]Tag(nil), tags...)}
-	rec.SetTag("Game", start.Game().Name())
-	s := start
+	g := NewGame(start, tags)
 	for i, m := range moves {
-		next, err := s.Play(m)
-		if err != nil {
+		if err := g.Play(m, ""); err != nil {
 			return nil, fmt.Errorf("ply %d: %w", i+1, err)
 		}
-		rec.Main.Moves = append(rec.Main.Moves, &Move{Token: s.FormatMove(m)})
-		s = next
 	}
-	seats := start.Options().Seats
-	rec.Result = ResultString(s.Outcome(), seats)
-	rec.SetTag("Result", rec.Result)
-	if sc := s.Scores(); sc != nil {
-		parts := make([]string, len(sc))
-		for i, v := range sc {
-			parts[i] = strconv.Itoa(v)
-		}
-		rec.SetTag("Score", strings.Join(parts, ":"))
-	}
-	return rec, nil
+	return g.Record, nil
 }
 
 // RandomGame plays uniformly random legal moves from start until the game

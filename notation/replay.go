@@ -26,6 +26,8 @@ type Game struct {
 	// the main line's are in States and Moves. Tokens are formatted only
 	// when asked for: most replays never need them.
 	varMoves []varMove
+	// endNote is the comment End added, for Reopen to take away.
+	endNote string
 }
 
 type varMove struct {

@@ -25,10 +25,14 @@ type Options struct {
 	Target int    // score that wins, where a game has one (Pikemen; default 12)
 }
 
-// Game is one of the games: it names itself and makes positions.
+// Game is one of the games: it names and describes itself and makes
+// positions.
 type Game interface {
 	// Name is the game's canonical name as records spell it ("IceSickle").
 	Name() string
+	// Info describes the game to the rest of the program: aliases, seat
+	// counts, options, the shape of its move tokens, a summary.
+	Info() Info
 	// Start returns the starting position for the options, with defaults
 	// filled in, or an error that says which option is not supported.
 	Start(o Options) (State, error)

@@ -2,7 +2,6 @@ package tabletop
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -64,37 +63,6 @@ func FreeName(path string) string {
 			return p
 		}
 	}
-}
-
-// WriteFileAtomic replaces path with data so that a crash, a closed
-// terminal or a full disk leaves either the old file or the new one, never
-// half of one: it writes a temporary file in the same folder, syncs it and
-// renames it over path.
-func WriteFileAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".icepost-record-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after the rename there is nothing to remove
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // NormalizeDate reads a date as the Date tag wants it, YYYY.MM.DD with '?'

@@ -57,7 +57,7 @@ func groupMoves(toks []string) []moveGroup {
 }
 
 func (s *Session) listMoves() {
-	if s.end != nil {
+	if s.ending() != "" {
 		s.printf("The game is over (%s): no moves.\n", s.describeEnd())
 		return
 	}

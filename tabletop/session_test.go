@@ -17,6 +17,7 @@ import (
 
 	"icepost/notation"
 	"icepost/rules"
+	"icepost/rules/counting"
 	"icepost/rules/games"
 	"icepost/rules/icesickle"
 	"icepost/tabletop"
@@ -396,7 +397,7 @@ func TestDraw(t *testing.T) {
 // with more than two seats, and on a small counting game made here so the
 // rule is tested whatever is registered.
 func TestResignManySeats(t *testing.T) {
-	gs := []rules.Game{counting{}}
+	gs := []rules.Game{counting.Game}
 	for _, g := range games.All() {
 		if slices.ContainsFunc(seatOptions(g), func(n int) bool { return n > 2 }) {
 			gs = append(gs, g)

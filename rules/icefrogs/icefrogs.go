@@ -102,6 +102,23 @@ var Game rules.Game = game{}
 
 func (game) Name() string { return "IceFrogs" }
 
+// Info describes IceFrogs: two or three seats, a choice of board, steps,
+// hop chains, entries and pass.
+func (game) Info() rules.Info { return info }
+
+var info = rules.Info{
+	Aliases: []string{"Ice Frogs"},
+	Seats:   []int{2, 3},
+	Options: []rules.Option{{Name: rules.OptionBoard, Choices: []string{"star", "hex"}, Default: "star", Help: "the board"}},
+	Summary: `IceFrogs (2-3 players, a star or hex board of 37 cells): move one of your
+pieces that is on top, or enter one from your supply at your start space
+and move it at once (M@a1-b1). Step to a neighbour, or hop over pieces no
+larger than yours (c3-e3-e5). End a move on an opponent's start space to
+win; "pass" only when you cannot move.
+`,
+	Token: rules.TokenShape{DropMove: true, Squares: 16, Pass: true}.Read,
+}
+
 func (game) Start(o rules.Options) (rules.State, error) {
 	p, err := Start(o)
 	if err != nil {

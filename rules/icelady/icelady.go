@@ -118,6 +118,22 @@ var Game rules.Game = game{}
 
 func (game) Name() string { return "IceLady" }
 
+// Info describes Ice Lady: two seats, no options, steps, capture chains
+// and promotions.
+func (game) Info() rules.Info { return info }
+
+var info = rules.Info{
+	Aliases: []string{"Ice Lady"},
+	Seats:   []int{2},
+	Summary: `Ice Lady (2 players, 8x8, a draughts game): smalls step diagonally forward,
+mediums two squares forward or sideways, kings (a large, or a tree stacked
+on one) in any direction; capture is compulsory and chains go on
+(c3xe5xc7). Reach the far row to promote (e7-f8=K). No pieces or no move
+loses.
+`,
+	Token: rules.TokenShape{Squares: 16, Capture: true, Promote: true}.Read,
+}
+
 func (game) Start(o rules.Options) (rules.State, error) {
 	if _, err := rules.CheckSeats("IceLady", o, 2); err != nil {
 		return nil, err

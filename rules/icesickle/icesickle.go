@@ -58,6 +58,20 @@ var Game rules.Game = game{}
 
 func (game) Name() string { return "IceSickle" }
 
+// Info describes IceSickle: two seats, no options, placements and jumps.
+func (game) Info() rules.Info { return info }
+
+var info = rules.Info{
+	Aliases: []string{"Ice Sickle"},
+	Seats:   []int{2},
+	Summary: `IceSickle (2 players, 5x5 board, 15 neutral pieces): place all pieces one at a
+time (L@c3), then jump any piece in a line over at most as many squares as
+its pips, passing at least one piece (a1xd4); you score the pips you jump.
+Two rounds; the higher total wins.
+`,
+	Token: rules.TokenShape{Drop: true, Squares: 2, Capture: true}.Read,
+}
+
 func (game) Start(o rules.Options) (rules.State, error) {
 	if _, err := rules.CheckSeats("IceSickle", o, 2); err != nil {
 		return nil, err

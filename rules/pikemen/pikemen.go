@@ -81,6 +81,7 @@ package pikemen
 
 import (
 	"fmt"
+	"strconv"
 
 	"icepost/rules"
 )
@@ -129,6 +130,21 @@ var Game Rules
 
 // Name returns "Pikemen".
 func (Rules) Name() string { return "Pikemen" }
+
+// Info describes Pikemen: two to four seats, a target score, reorients
+// and charges.
+func (Rules) Info() rules.Info { return info }
+
+var info = rules.Info{
+	Seats:   []int{2, 3, 4},
+	Options: []rules.Option{{Name: rules.OptionTarget, Default: strconv.Itoa(DefaultTarget), Help: "the score that wins"}},
+	Summary: `Pikemen (2-4 players, 8x8): each turn reorient one of your pieces (h1:NW, or
+:U to stand it up) or charge a lying piece along its direction (g4-e6, with
+an optional new orientation g4-e6:U), capturing the first enemy it meets if
+it may (h3xc8). Captured pips score; the first to the target wins.
+`,
+	Token: rules.TokenShape{Squares: 2, Capture: true, Orient: true}.Read,
+}
 
 // Start returns the starting position for 2, 3 or 4 seats with the given
 // target (default 12).

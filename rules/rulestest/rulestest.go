@@ -63,6 +63,49 @@ func checkStart(t *testing.T, g rules.Game, s rules.State) {
 	if _, err := g.Start(rules.Options{Seats: 9}); !errors.Is(err, rules.ErrOptions) {
 		t.Errorf("Start(9 seats) = %v, want an error wrapping ErrOptions", err)
 	}
+	checkInfo(t, g, s)
+}
+
+// checkInfo checks that the game's description agrees with its rules: the
+// seat counts it lists are the ones Start takes, its options are filled in
+// with their defaults, and a summary and a token reader are there.
+func checkInfo(t *testing.T, g rules.Game, s rules.State) {
+	info := g.Info()
+	if info.Token == nil {
+		t.Fatalf("Info().Token is nil")
+	}
+	if info.Summary == "" || !strings.HasSuffix(info.Summary, "\n") {
+		t.Errorf("Info().Summary = %q, want a paragraph ending in a newline", info.Summary)
+	}
+	for n := 1; n <= 8; n++ {
+		_, err := g.Start(rules.Options{Seats: n})
+		if listed := slices.Contains(info.Seats, n); listed != (err == nil) {
+			t.Errorf("Info().Seats = %v but Start(%d seats) = %v", info.Seats, n, err)
+		}
+	}
+	plain, err := g.Start(rules.Options{Seats: s.Options().Seats})
+	if err != nil {
+		t.Fatalf("Start with no options: %v", err)
+	}
+	for _, opt := range info.Options {
+		o := rules.Options{Seats: s.Options().Seats}
+		if err := o.Set(opt.Name, opt.Default); err != nil {
+			t.Errorf("option %s: default %q: %v", opt.Name, opt.Default, err)
+			continue
+		}
+		if got := plain.Options().Get(opt.Name); got != opt.Default {
+			t.Errorf("option %s: a start without options has %q, the default is %q", opt.Name, got, opt.Default)
+		}
+		if _, err := g.Start(o); err != nil {
+			t.Errorf("option %s=%s: %v", opt.Name, opt.Default, err)
+		}
+		for _, c := range opt.Choices {
+			o.Set(opt.Name, c)
+			if _, err := g.Start(o); err != nil {
+				t.Errorf("option %s=%s: %v", opt.Name, c, err)
+			}
+		}
+	}
 }
 
 func checkPlayouts(t *testing.T, start rules.State, c Case) {
@@ -164,6 +207,12 @@ func checkPosition(t *testing.T, s rules.State, all bool) []rules.Move {
 			t.Fatalf("%s: two legal moves share the token %q", code, tok)
 		}
 		seen[tok] = true
+		// Without a position, the token has a move's shape, in any case.
+		for _, spelling := range []string{tok, strings.ToUpper(tok), strings.ToLower(tok)} {
+			if c, ok := s.Game().Info().Token(spelling); !ok || c != tok {
+				t.Fatalf("%s: Info().Token(%q) = %q, %v; want %q", code, spelling, c, ok, tok)
+			}
+		}
 		for _, spelling := range []string{tok, strings.ToUpper(tok)} {
 			got, err := s.ParseMove(spelling)
 			if err != nil {
