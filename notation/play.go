@@ -26,7 +26,8 @@ const DateLayout = "2006.01.02"
 func FormatDate(t time.Time) string { return t.Format(DateLayout) }
 
 // NewGame starts the record of a game played from start, a starting
-// position: the tags given (in their order), then the Game tag, the tags of
+// position: the tags given (in their order), then the Game tag, a Player
+// tag of "?" for each seat not named (they say how many seats play), the tags of
 // the options the game takes (each with its value in force, defaults
 // filled in: Board, Target), and Result "*" (and Score, for games with
 // scores). Tags given for Game, Result, Score, Termination, Setup or an
@@ -39,6 +40,12 @@ func NewGame(start rules.State, tags []Tag) *Game {
 		}
 	}
 	rec.SetTag("Game", start.Game().Name())
+	for k := 1; k <= start.Options().Seats; k++ {
+		// The Player tags say how many seats a record has.
+		if _, ok := rec.Tag("Player" + strconv.Itoa(k)); !ok {
+			rec.SetTag("Player"+strconv.Itoa(k), "?")
+		}
+	}
 	for _, t := range rules.OptionTags(start.Game(), start.Options()) {
 		rec.SetTag(t[0], t[1])
 	}
@@ -135,6 +142,9 @@ func (g *Game) Undo() error {
 	n := len(g.Moves)
 	if n == 0 {
 		return errors.New("no move has been played")
+	}
+	if g.Final().Outcome().Over {
+		g.Record.Result = "*" // the rules ended it; settle says so again if need be
 	}
 	before := g.Record.Main.Moves[n-1].Before
 	g.Record.Main.Moves = g.Record.Main.Moves[:n-1]

@@ -137,7 +137,8 @@ func (s *Session) Begin() {
 		defaults = append(defaults, struct{ name, prompt, def string }{"Player" + strconv.Itoa(k), fmt.Sprintf("Player %d (seat %d)", k, k), "?"})
 	}
 	for _, d := range defaults {
-		if _, ok := s.tag(d.name); ok {
+		// The game names every seat "?" until told: ask for those too.
+		if v, ok := s.tag(d.name); ok && (v != "?" || !strings.HasPrefix(d.name, "Player")) {
 			continue
 		}
 		if !s.cfg.Ask {
