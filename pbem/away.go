@@ -221,9 +221,9 @@ func (h *handling) undo(tok *token) error {
 	if err := h.tx.QueryRowContext(h.ctx, `SELECT undo_requests FROM pbem_games WHERE id = ?`, g.id).Scan(&asks); err != nil {
 		return err
 	}
-	lastSeat := g.replay.States[g.ply()-1].ToMove()
+	lastSeat := g.play.States[g.ply()-1].ToMove()
 	last := g.seats[lastSeat-1].name
-	lastMove := g.rec.Main.Moves[g.ply()-1].Token
+	lastMove := g.play.Token(g.ply())
 	if asks == 0 && seatNo != lastSeat {
 		return &userError{msg: fmt.Sprintf("only %s, who played the last move (%s), may ask to take it back.", last, lastMove), game: g, seat: seatNo}
 	}
@@ -245,8 +245,7 @@ func (h *handling) undo(tok *token) error {
 		h.sendBoards(g, news)
 		return nil
 	}
-	g.rec.Main.Moves = g.rec.Main.Moves[:g.ply()-1]
-	if err := g.refresh(); err != nil {
+	if err := g.play.Undo(); err != nil {
 		return err
 	}
 	g.drawOffers = 0

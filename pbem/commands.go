@@ -230,7 +230,7 @@ func (h *handling) move(tok *token, moveTok, comment string) error {
 	if s.ToMove() != seatNo {
 		return &userError{msg: fmt.Sprintf("it is %s's turn (seat %d), not yours.", g.seats[s.ToMove()-1].name, s.ToMove()), game: g, seat: seatNo}
 	}
-	m, err := s.ParseMove(moveTok)
+	m, err := g.play.PlayToken(moveTok, comment)
 	if err != nil {
 		msg := fmt.Sprintf("your move was not played: %v.", err)
 		if legal := s.Moves(nil); len(legal) <= 30 {
@@ -243,17 +243,14 @@ func (h *handling) move(tok *token, moveTok, comment string) error {
 		}
 		return &userError{msg: msg, game: g, seat: seatNo}
 	}
-	if err := g.play(m, comment); err != nil {
-		return err
-	}
 	g.drawOffers = 0
 	mover := g.seats[seatNo-1].name
 	news := fmt.Sprintf("%s played %s (move %d).", mover, s.FormatMove(m), g.ply())
 	if comment != "" {
 		news += "\n" + mover + " wrote: " + comment
 	}
-	if out := g.state().Outcome(); out.Over {
-		g.finish(notation.ResultString(out, len(g.seats)), "normal")
+	if g.play.Over() {
+		g.finished()
 		news += "\n\n" + g.endText()
 		if err := h.archive(g); err != nil {
 			return err
@@ -271,26 +268,23 @@ func (h *handling) archive(g *game) error {
 	if h.s.Archive == nil {
 		return nil
 	}
-	r, err := notation.Replay(g.rec)
-	if err != nil {
-		return fmt.Errorf("game %d: the finished record does not replay: %w", g.id, err)
-	}
-	return h.s.Archive.AddGame(h.ctx, h.tx, r, fmt.Sprintf("mail game %d", g.id))
+	return h.s.Archive.AddGame(h.ctx, h.tx, g.play, fmt.Sprintf("mail game %d", g.id))
 }
 
 func (g *game) endText() string {
-	w, decided, _ := notation.ParseResult(g.rec.Result, len(g.seats))
+	rec := g.record()
+	w, decided, _ := notation.ParseResult(rec.Result, len(g.seats))
 	how := ""
-	if t, ok := g.rec.Tag("Termination"); ok {
+	if t, ok := rec.Tag("Termination"); ok && t != "normal" {
 		how = " by " + t
 	}
 	switch {
 	case !decided:
 		return "The game has ended."
 	case w == 0:
-		return fmt.Sprintf("Game over: a draw%s (%s).", how, g.rec.Result)
+		return fmt.Sprintf("Game over: a draw%s (%s).", how, rec.Result)
 	}
-	return fmt.Sprintf("Game over: %s wins%s (%s).", g.seats[w-1].name, how, g.rec.Result)
+	return fmt.Sprintf("Game over: %s wins%s (%s).", g.seats[w-1].name, how, rec.Result)
 }
 
 // sendBoards sends the board to every player (each with their own token,
@@ -304,6 +298,34 @@ func (h *handling) sendBoards(g *game, news string) {
 		m := h.boardMail(g, 0, news, o)
 		h.send(m)
 	}
+}
+
+// maxTarget bounds a number option given by mail (a target score), so
+// that a challenge cannot start a game that never ends.
+const maxTarget = 100
+
+// setOption sets a game's option from a challenge's name=value, or says
+// which options the game takes.
+func setOption(g rules.Game, o *rules.Options, name, value string) error {
+	for _, opt := range g.Info().Options {
+		if !strings.EqualFold(opt.Name, name) {
+			continue
+		}
+		if opt.Choices == nil {
+			if n, err := strconv.Atoi(value); err != nil || n < 1 || n > maxTarget {
+				return userErrorf(nil, "%s=%s: %s is a whole number from 1 to %d.", strings.ToLower(opt.Name), value, opt.Help, maxTarget)
+			}
+		}
+		if err := o.Set(opt.Name, value); err != nil {
+			return userErrorf(nil, "%v.", err)
+		}
+		return nil
+	}
+	usage := []string{"seats=random", "days=N (per move, or none)"}
+	for _, opt := range g.Info().Options {
+		usage = append(usage, opt.Usage()+" ("+opt.Help+")")
+	}
+	return userErrorf(nil, "unknown option %q: the options of %s are %s.", name, g.Name(), strings.Join(usage, ", "))
 }
 
 func (h *handling) challenge(args []string) error {
@@ -329,14 +351,6 @@ func (h *handling) challenge(args []string) error {
 					return userErrorf(nil, "seats=random shuffles the seats; otherwise the seats follow the order of the addresses, the challenger first.")
 				}
 				random = true
-			case "target":
-				n, err := strconv.Atoi(value)
-				if err != nil || n < 1 || n > 100 {
-					return userErrorf(nil, "target=%s: the score that wins is a whole number from 1 to 100.", value)
-				}
-				opts.Target = n
-			case "board":
-				opts.Board = strings.ToLower(value)
 			case "days":
 				n, err := parseDays(value)
 				if err != nil {
@@ -344,7 +358,9 @@ func (h *handling) challenge(args []string) error {
 				}
 				days = n
 			default:
-				return userErrorf(nil, "unknown option %q: the options are seats=random, days=N (per move, or none), target=N (Pikemen), board=star|hex (IceFrogs).", name)
+				if err := setOption(rg, &opts, name, value); err != nil {
+					return err
+				}
 			}
 			continue
 		}
@@ -375,25 +391,18 @@ func (h *handling) challenge(args []string) error {
 			addrs[i], addrs[j.Int64()] = addrs[j.Int64()], addrs[i]
 		}
 	}
-	o := start.Options()
-	rec := &notation.Record{Result: "*"}
-	rec.SetTag("Game", rg.Name())
-	rec.SetTag("Event", "icepost by mail")
-	rec.SetTag("Site", h.s.Address)
-	rec.SetTag("Date", h.now.UTC().Format("2006.01.02"))
+	tags := []notation.Tag{
+		{Name: "Event", Value: "icepost by mail"},
+		{Name: "Site", Value: h.s.Address},
+		{Name: "Date", Value: notation.FormatDate(h.now.UTC())},
+	}
 	for i, a := range addrs {
-		rec.SetTag("Player"+strconv.Itoa(i+1), nameOf(a)+" <"+a+">")
-	}
-	if opts.Target != 0 {
-		rec.SetTag("Target", strconv.Itoa(o.Target))
-	}
-	if opts.Board != "" {
-		rec.SetTag("Board", o.Board)
+		tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(i+1), Value: nameOf(a) + " <" + a + ">"})
 	}
 	if days > 0 {
-		rec.SetTag("TimeControl", timeControlTag(days))
+		tags = append(tags, notation.Tag{Name: "TimeControl", Value: timeControlTag(days)})
 	}
-	rec.SetTag("Result", "*")
+	rec := notation.NewGame(start, tags).Record
 	res, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_games (game, status, record, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
 		rg.Name(), statusInvited, rec.String(), h.now.Unix(), h.now.Unix())
 	if err != nil {
@@ -422,7 +431,7 @@ func (h *handling) challenge(args []string) error {
 			text = fmt.Sprintf("Your challenge is sent: %s.\nThe game starts when every player has accepted; you will get the first board then.\n", g.title())
 		} else {
 			text = fmt.Sprintf("%s challenges you to a game of %s by mail: %s.\nYou would play seat %d.\n\nReply \"accept\" to play, or \"decline\".\n\n%s",
-				challenger, rg.Name(), g.title(), seatNo, rulesSummary(rg.Name()))
+				challenger, rg.Name(), g.title(), seatNo, rg.Info().Summary)
 		}
 		m := h.threadMail(g, seatNo, token{kind: 'i', game: g.id, seat: seatNo})
 		m.Text = text
@@ -497,7 +506,7 @@ func (h *handling) history(tok *token) error {
 	if err != nil {
 		return err
 	}
-	rec := g.rec.String()
+	rec := g.record().String()
 	m := h.boardMail(g, seatNo, "The record of the game so far (also attached):\n\n"+rec, "")
 	m.Attachments = []attachment{{Name: fmt.Sprintf("icepost-game-%d.txt", g.id), Type: "text/plain", Data: []byte(rec)}}
 	h.threadReply(m)
@@ -513,7 +522,9 @@ func (h *handling) resign(tok *token) error {
 	if g.status != statusActive {
 		return userErrorf(g, "game %d is %s.", g.id, g.status)
 	}
-	g.finish(notation.ResultString(rules.Outcome{Over: true, Winner: resignWinner(g, seatNo)}, len(g.seats)), "resignation")
+	if err := g.end("resignation", resignWinner(g, seatNo)); err != nil {
+		return err
+	}
 	if err := h.archive(g); err != nil {
 		return err
 	}
@@ -572,7 +583,9 @@ func (h *handling) draw(tok *token) error {
 		h.sendBoards(g, fmt.Sprintf("%s offers a draw. To accept, reply \"draw\"; a move declines it. Waiting for: %s.", name, strings.Join(still, ", ")))
 		return nil
 	}
-	g.finish(notation.ResultString(rules.Outcome{Over: true}, len(g.seats)), "agreement")
+	if err := g.end("agreement", 0); err != nil {
+		return err
+	}
 	if err := h.archive(g); err != nil {
 		return err
 	}
@@ -628,11 +641,11 @@ func (h *handling) help(tok *token) error {
 	text := helpText()
 	if tok != nil {
 		if g, err := h.loadGame(tok.game); err == nil {
-			text += "\n" + rulesSummary(g.gameName())
+			text += "\n" + g.play.Rules.Info().Summary
 		}
 	} else {
 		for _, g := range games.All() {
-			text += "\n" + rulesSummary(g.Name())
+			text += "\n" + g.Info().Summary
 		}
 	}
 	m := &outMail{To: h.msg.From, Subject: "icepost: help", Text: text, Reply: true}

@@ -32,8 +32,9 @@ type game struct {
 	seats      []seat // index 0 is seat 1
 	observers  []string
 	drawOffers int
-	rec        *notation.Record
-	replay     *notation.Game
+	// play is the record and its positions, kept in step: the same model
+	// of a game in progress that the table uses (notation.Game).
+	play *notation.Game
 }
 
 var errNoGame = errors.New("no such game")
@@ -80,17 +81,19 @@ func (h *handling) loadGame(id int64) (*game, error) {
 		// treat it as an internal error, never as the player's fault.
 		return nil, fmt.Errorf("game %d: the stored record no longer replays: %v", id, errs.Err())
 	}
-	g.replay = games[0]
-	g.rec = g.replay.Record
+	g.play = games[0]
 	return g, nil
 }
 
 // state is the position now.
-func (g *game) state() rules.State { return g.replay.Final() }
+func (g *game) state() rules.State { return g.play.Final() }
 
-func (g *game) ply() int { return len(g.replay.Moves) }
+func (g *game) ply() int { return g.play.Ply() }
 
-func (g *game) gameName() string { return g.replay.Rules.Name() }
+func (g *game) gameName() string { return g.play.Rules.Name() }
+
+// record is the game's record now.
+func (g *game) record() *notation.Record { return g.play.Record }
 
 // seatOf returns the seat (1-based) of an address, or 0.
 func (g *game) seatOf(addr string) int {
@@ -115,61 +118,24 @@ func (h *handling) saveGame(g *game) error {
 	if err := h.turnChanged(g); err != nil {
 		return err
 	}
-	text := g.rec.String()
+	text := g.play.Record.String()
 	_, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_games SET status = ?, record = ?, ply = ?, draw_offers = ?, updated_at = ? WHERE id = ?`,
 		g.status, text, g.ply(), g.drawOffers, h.now.Unix(), g.id)
 	return err
 }
 
-// play appends a move (already decoded against the position) with its
-// comment, and replays the record so that the game's view stays one.
-func (g *game) play(m rules.Move, comment string) error {
-	s := g.state()
-	mv := &notation.Move{Token: s.FormatMove(m)}
-	if comment != "" {
-		mv.After = []string{comment}
-	}
-	g.rec.Main.Moves = append(g.rec.Main.Moves, mv)
-	return g.refresh()
-}
-
-// refresh replays the record after a change.
-func (g *game) refresh() error {
-	out := g.state()
-	if len(g.rec.Main.Moves) > len(g.replay.Moves) {
-		// Fast path for one new move: play it on the last state.
-		last := g.rec.Main.Moves[len(g.rec.Main.Moves)-1]
-		next, m, err := rules.Play(out, last.Token)
-		if err != nil {
-			return err
-		}
-		g.replay.States = append(g.replay.States, next)
-		g.replay.Moves = append(g.replay.Moves, m)
-		return nil
-	}
-	r, err := notation.Replay(g.rec)
-	if err != nil {
+// end ends the game other than by the rules (resignation, agreement, time
+// forfeit, abandoned) with the seat that wins, 0 for a draw.
+func (g *game) end(termination string, winner int) error {
+	if err := g.play.End(termination, winner, ""); err != nil {
 		return err
 	}
-	g.replay = r
+	g.finished()
 	return nil
 }
 
-// finish ends the game with a result marker and a termination, and sets
-// the tags a finished record carries.
-func (g *game) finish(result, termination string) {
+// finished marks a game over (by the rules or by end) as finished.
+func (g *game) finished() {
 	g.status = statusFinished
-	g.rec.Result = result
-	g.rec.SetTag("Result", result)
-	if termination != "" && termination != "normal" {
-		g.rec.SetTag("Termination", termination)
-	}
-	if sc := g.state().Scores(); sc != nil {
-		parts := make([]string, len(sc))
-		for i, v := range sc {
-			parts[i] = fmt.Sprint(v)
-		}
-		g.rec.SetTag("Score", strings.Join(parts, ":"))
-	}
 	g.drawOffers = 0
 }

@@ -96,7 +96,7 @@ func (h *handling) gameInfo(id int64) (GameInfo, error) {
 	if err != nil {
 		return GameInfo{}, err
 	}
-	gi := GameInfo{ID: id, Game: g.gameName(), Status: g.status, Ply: g.ply(), Record: g.rec.String(), Position: g.state().Board(1)}
+	gi := GameInfo{ID: id, Game: g.gameName(), Status: g.status, Ply: g.ply(), Record: g.record().String(), Position: g.state().Board(1)}
 	for _, st := range g.seats {
 		gi.Players = append(gi.Players, st.address)
 	}
@@ -152,10 +152,13 @@ func (s *Server) Adjudicate(ctx context.Context, id int64, result string) error 
 		if g.status != statusActive {
 			return "", fmt.Errorf("%w: game %d is %s: only active games can be adjudicated", ErrRefused, id, g.status)
 		}
-		if _, decided, err := notation.ParseResult(result, len(g.seats)); err != nil || !decided {
+		winner, decided, err := notation.ParseResult(result, len(g.seats))
+		if err != nil || !decided {
 			return "", fmt.Errorf("%w: %q is not a result for %d seats (like 1-0, 0-1, 1/2-1/2, or one score per seat: 1-0-0)", ErrRefused, result, len(g.seats))
 		}
-		g.finish(result, "abandoned")
+		if err := g.end("abandoned", winner); err != nil {
+			return "", err
+		}
 		if err := h.archive(g); err != nil {
 			return "", err
 		}

@@ -14,6 +14,7 @@ import (
 
 	"icepost/notation"
 	"icepost/pbem/mailread"
+	"icepost/rules/games"
 )
 
 // Archiver stores a finished game inside the daemon's transaction.
@@ -94,7 +95,7 @@ func mailKey(msg *mailread.Message, raw []byte) string {
 // the caller then leaves the mail where it is and tries again later. Bad
 // input is never an error: it gets a reply or is set aside.
 func (s *Server) Handle(ctx context.Context, raw []byte) (Disposition, error) {
-	msg, readErr := mailread.Read(bytes.NewReader(raw))
+	msg, readErr := mailread.Read(bytes.NewReader(raw), games.Grammar{})
 	key := mailKey(msg, raw)
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {

@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"fmt"
+	"icepost/rules/games"
 	"strings"
 )
 
@@ -97,10 +98,9 @@ your mail, one a line; for a game, reply to its latest mail.
   resign                     give up the game
   games                      your games, and whose turn it is
   challenge GAME [option=value ...] ADDRESS ...
-                             start a game with the players named; options:
-                             seats=random, days=N (per move, or none),
-                             target=N (Pikemen), board=hex (IceFrogs)
-  accept, decline            answer a challenge
+                             start a game with the players named; the games:
+` + wrapHelp(strings.Join(games.Names(), ", ")+"; options:") +
+		wrapHelp(strings.Join(challengeOptions(), ", ")) + `  accept, decline            answer a challenge
   observe NUMBER             follow someone else's game
   undo                       take back your last move, if all agree
   vacation DAYS, vacation off
@@ -110,35 +110,42 @@ your mail, one a line; for a game, reply to its latest mail.
 `
 }
 
-// rulesSummary is a few lines on a game for mails.
-func rulesSummary(name string) string {
-	switch name {
-	case "IceSickle":
-		return `IceSickle (2 players, 5x5 board, 15 neutral pieces): place all pieces one at a
-time (L@c3), then jump any piece in a line over at most as many squares as
-its pips, passing at least one piece (a1xd4); you score the pips you jump.
-Two rounds; the higher total wins.
-`
-	case "Pikemen":
-		return `Pikemen (2-4 players, 8x8): each turn reorient one of your pieces (h1:NW, or
-:U to stand it up) or charge a lying piece along its direction (g4-e6, with
-an optional new orientation g4-e6:U), capturing the first enemy it meets if
-it may (h3xc8). Captured pips score; the first to the target wins.
-`
-	case "IceLady":
-		return `Ice Lady (2 players, 8x8, a draughts game): smalls step diagonally forward,
-mediums two squares forward or sideways, kings (a large, or a tree stacked
-on one) in any direction; capture is compulsory and chains go on
-(c3xe5xc7). Reach the far row to promote (e7-f8=K). No pieces or no move
-loses.
-`
-	case "IceFrogs":
-		return `IceFrogs (2-3 players, a star or hex board of 37 cells): move one of your
-pieces that is on top, or enter one from your supply at your start space
-and move it at once (M@a1-b1). Step to a neighbour, or hop over pieces no
-larger than yours (c3-e3-e5). End a move on an opponent's start space to
-win; "pass" only when you cannot move.
-`
+// challengeOptions lists the options a challenge takes: the server's own,
+// then each game's, with the games that take it.
+func challengeOptions() []string {
+	out := []string{"seats=random", "days=N (per move, or none)"}
+	var usages []string
+	takers := map[string][]string{}
+	for _, g := range games.All() {
+		for _, opt := range g.Info().Options {
+			u := opt.Usage()
+			if takers[u] == nil {
+				usages = append(usages, u)
+			}
+			takers[u] = append(takers[u], g.Name())
+		}
 	}
-	return ""
+	for _, u := range usages {
+		out = append(out, u+" ("+strings.Join(takers[u], ", ")+")")
+	}
+	return out
+}
+
+// wrapHelp indents text in the help's second column, wrapped to fit a
+// 78-character line.
+func wrapHelp(text string) string {
+	const indent = "                             "
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(w) > 78 {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += w
+	}
+	return b.String() + line + "\n"
 }

@@ -8,9 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"icepost/notation"
-	"icepost/rules"
 )
 
 // newHandling is a handling with no incoming mail, for what the server
@@ -202,7 +199,9 @@ func (h *handling) setNotice(id int64, n int) error {
 // forfeit ends the game: the mover loses on time. With two seats the
 // other wins; with more, the same rule as a resignation (resignWinner).
 func (h *handling) forfeit(g *game, seatNo int, limit time.Duration) error {
-	g.finish(notation.ResultString(rules.Outcome{Over: true, Winner: resignWinner(g, seatNo)}, len(g.seats)), "time forfeit")
+	if err := g.end("time forfeit", resignWinner(g, seatNo)); err != nil {
+		return err
+	}
 	if err := h.archive(g); err != nil {
 		return err
 	}

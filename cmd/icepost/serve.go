@@ -18,6 +18,7 @@ import (
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailread"
 	"icepost/pbem/mailtest"
+	"icepost/rules/games"
 )
 
 // archiveAdder puts finished mail games into the archive, inside the
@@ -249,7 +250,7 @@ func cmdMail(e *env, args []string) int {
 		defer f.Close()
 		in = f
 	}
-	res := mailread.Summary(in)
+	res := mailread.Summary(in, games.Grammar{})
 	if *asJSON {
 		b, err := res.JSON()
 		if err != nil {

@@ -29,7 +29,7 @@ func TestEastAsianCharsets(t *testing.T) {
 			}
 			raw := "From: ada@example.org\r\nTo: games@example.org\r\nSubject: Re: game\r\n" +
 				"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=" + name + "\r\n\r\n" + body
-			m, err := Read(strings.NewReader(raw))
+			m, err := Read(strings.NewReader(raw), grammar)
 			if err != nil {
 				t.Fatal(err)
 			}

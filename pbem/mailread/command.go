@@ -8,7 +8,7 @@ import (
 // Command grammar, matched one line at a time by hand (no regular
 // expressions); words are case-insensitive:
 //
-//	move TOKEN | TOKEN           a move in one of the four games' syntaxes
+//	move TOKEN | TOKEN           a move, in the syntax of any game the Grammar knows
 //	board | history | resign | draw | games | help | accept | decline | undo
 //	observe GAMEID
 //	challenge GAME [name=value ...] ADDRESS ...
@@ -19,8 +19,17 @@ import (
 // square letters in lower case and sizes, orientations and "=K" in upper
 // case; other commands as lower-case words followed by their arguments.
 
-// Games are the game names a challenge may name, in canonical form.
-var Games = []string{"icesickle", "pikemen", "icelady", "icefrogs"}
+// Grammar tells the reader the words of the games: which words name a
+// game and which tokens are moves. The caller gives it (pbem takes it from
+// the list of games, rules/games), so that this package knows no game and
+// a new game is understood in mail as soon as it is registered.
+type Grammar interface {
+	// Game returns the canonical name of the game a word names.
+	Game(word string) (name string, ok bool)
+	// Move returns the canonical spelling of a move token, ok false when
+	// the text is not a move of any game (prose).
+	Move(tok string) (canonical string, ok bool)
+}
 
 var simpleCommands = map[string]bool{
 	"board": true, "history": true, "resign": true, "draw": true, "games": true,
@@ -33,9 +42,10 @@ const (
 	maxOptions     = 16
 )
 
-// ParseCommand reads one line as a command. ok is false when the line is
-// not a command (prose, a greeting, an unknown word).
-func ParseCommand(line string) (cmd string, ok bool) {
+// ParseCommand reads one line as a command, with g for the games' words.
+// ok is false when the line is not a command (prose, a greeting, an
+// unknown word).
+func ParseCommand(line string, g Grammar) (cmd string, ok bool) {
 	line = strings.TrimSpace(line)
 	if len(line) > maxCommandLine {
 		return "", false
@@ -52,11 +62,11 @@ func ParseCommand(line string) (cmd string, ok bool) {
 	case len(args) == 0 && simpleCommands[word]:
 		return word, true
 	case len(args) == 0:
-		if m, ok := ParseMove(f[0]); ok {
+		if m, ok := g.Move(f[0]); ok {
 			return "move " + m, true
 		}
 	case word == "move" && len(args) == 1:
-		if m, ok := ParseMove(args[0]); ok {
+		if m, ok := g.Move(args[0]); ok {
 			return "move " + m, true
 		}
 	case word == "observe" && len(args) == 1:
@@ -77,20 +87,17 @@ func ParseCommand(line string) (cmd string, ok bool) {
 			return "digest " + a, true
 		}
 	case word == "challenge" && len(args) >= 2:
-		return parseChallenge(args)
+		return parseChallenge(args, g)
 	}
 	return "", false
 }
 
-func parseChallenge(args []string) (string, bool) {
-	game := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(args[0]))
-	known := false
-	for _, g := range Games {
-		known = known || g == game
-	}
+func parseChallenge(args []string, g Grammar) (string, bool) {
+	name, known := g.Game(args[0])
 	if !known {
 		return "", false
 	}
+	game := strings.ToLower(name)
 	var opts, addrs []string
 	for _, a := range args[1:] {
 		if eq := strings.IndexByte(a, '='); eq > 0 && !strings.Contains(a, "@") {
@@ -162,134 +169,16 @@ func allDigits(s string) bool {
 	return true
 }
 
-const maxMoveSquares = 16
-
-// ParseMove reads a move token in any of the four games' syntaxes
-// (NOTATION.md section 4) and returns it in canonical form. It checks the
-// shape only; whether the move is legal is for the game to say.
-//
-//	IceSickle  L@c3  a1xd4  a1-d4
-//	Pikemen    h1:NW  c6:U  g4-e6  g4-e6:U  h3xc8:S  h1(NW) -> h1:NW
-//	Ice Lady   c3-d4  c3xe5xc7  e7-f8=K
-//	IceFrogs   d2-d3  c3-e3-e5  M@a1-b1  pass
-func ParseMove(tok string) (string, bool) {
-	if strings.EqualFold(tok, "pass") {
-		return "pass", true
-	}
-	var b strings.Builder
-	i := 0
-	entering := false
-	if len(tok) >= 2 && tok[1] == '@' {
-		switch tok[0] {
-		case 'S', 'M', 'L', 's', 'm', 'l':
-		default:
-			return "", false
-		}
-		b.WriteByte(upper(tok[0]))
-		b.WriteByte('@')
-		i, entering = 2, true
-	}
-	n := 0
-	for {
-		j, ok := square(tok, i)
-		if !ok {
-			return "", false
-		}
-		b.WriteString(strings.ToLower(tok[i:j]))
-		i = j
-		n++
-		if n > maxMoveSquares {
-			return "", false
-		}
-		if i+1 < len(tok) && (tok[i] == '-' || tok[i] == 'x' || tok[i] == 'X') && isAlpha(tok[i+1]) {
-			if entering && tok[i] != '-' {
-				return "", false
-			}
-			b.WriteByte(lower(tok[i]))
-			i++
-			continue
-		}
-		break
-	}
-	if i == len(tok) {
-		// A single square is a move only when something is placed on it.
-		return b.String(), n >= 2 || entering
-	}
-	if entering {
-		return "", false
-	}
-	rest := tok[i:]
-	switch {
-	case rest == "=K" || rest == "=k":
-		if n < 2 {
-			return "", false
-		}
-		b.WriteString("=K")
-	case rest[0] == ':' && n <= 2:
-		o, ok := orientation(rest[1:])
-		if !ok {
-			return "", false
-		}
-		b.WriteString(":" + o)
-	case rest[0] == '(' && rest[len(rest)-1] == ')' && n <= 2:
-		o, ok := orientation(rest[1 : len(rest)-1])
-		if !ok {
-			return "", false
-		}
-		b.WriteString(":" + o)
-	default:
-		return "", false
-	}
-	return b.String(), true
-}
-
-// square reads a square (a letter and a number 1-99) at tok[i:].
-func square(tok string, i int) (end int, ok bool) {
-	if i >= len(tok) || !isAlpha(tok[i]) {
-		return 0, false
-	}
-	j := i + 1
-	for j < len(tok) && isDigit(tok[j]) && j-i <= 2 {
-		j++
-	}
-	if j == i+1 || tok[i+1] == '0' {
-		return 0, false
-	}
-	return j, true
-}
-
-func orientation(s string) (string, bool) {
-	switch u := strings.ToUpper(s); u {
-	case "N", "NE", "E", "SE", "S", "SW", "W", "NW", "U":
-		return u, true
-	}
-	return "", false
-}
-
-func upper(c byte) byte {
-	if c >= 'a' && c <= 'z' {
-		return c - 'a' + 'A'
-	}
-	return c
-}
-
-func lower(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c - 'A' + 'a'
-	}
-	return c
-}
-
 // commandsAndComment splits the author's own lines into the command lines
 // at the top (blank lines between them allowed) and the comment after them.
-func commandsAndComment(lines []string) (cmds []string, comment string) {
+func commandsAndComment(lines []string, g Grammar) (cmds []string, comment string) {
 	i := 0
 	for ; i < len(lines) && len(cmds) < MaxCommands; i++ {
 		l := strings.TrimSpace(lines[i])
 		if l == "" {
 			continue
 		}
-		c, ok := ParseCommand(l)
+		c, ok := ParseCommand(l, g)
 		if !ok {
 			break
 		}

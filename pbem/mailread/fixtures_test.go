@@ -43,7 +43,7 @@ func mailWith(body string) string {
 
 func readString(t *testing.T, s string) *Message {
 	t.Helper()
-	m, err := Read(strings.NewReader(s))
+	m, err := Read(strings.NewReader(s), grammar)
 	if err != nil {
 		t.Fatalf("Read: %v", err)
 	}

@@ -27,9 +27,9 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add([]byte("From: a@b.example\nSubject: Re: c3xe5\n\n> q\nOn x wrote:\n\nh1(nw)\n-- \nsig"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := Read(bytes.NewReader(b))
+		m, err := Read(bytes.NewReader(b), grammar)
 		if err != nil {
-			r := Summary(bytes.NewReader(b))
+			r := Summary(bytes.NewReader(b), grammar)
 			if r.Error == "" {
 				t.Fatal("Summary lost the error")
 			}
@@ -47,10 +47,10 @@ func FuzzRead(f *testing.F) {
 		for _, c := range m.Commands {
 			// Canonical forms read back as themselves.
 			if strings.HasPrefix(c, "move ") {
-				if again, ok := ParseCommand(c); !ok || again != c {
+				if again, ok := ParseCommand(c, grammar); !ok || again != c {
 					t.Fatalf("command %q reads back as %q, %v", c, again, ok)
 				}
-			} else if again, ok := ParseCommand(c); !ok || again != c {
+			} else if again, ok := ParseCommand(c, grammar); !ok || again != c {
 				t.Fatalf("command %q reads back as %q, %v", c, again, ok)
 			}
 		}
@@ -69,11 +69,11 @@ func FuzzParseCommand(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c, ok := ParseCommand(s)
+		c, ok := ParseCommand(s, grammar)
 		if !ok {
 			return
 		}
-		if again, ok := ParseCommand(c); !ok || again != c {
+		if again, ok := ParseCommand(c, grammar); !ok || again != c {
 			t.Fatalf("%q -> %q -> %q, %v", s, c, again, ok)
 		}
 	})

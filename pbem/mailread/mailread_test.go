@@ -3,6 +3,7 @@ package mailread
 import (
 	"bytes"
 	"encoding/json"
+	"icepost/rules/games"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,7 +17,7 @@ func readFile(t *testing.T, name string) *Message {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Read(bytes.NewReader(b))
+	m, err := Read(bytes.NewReader(b), grammar)
 	if err != nil {
 		t.Fatalf("Read(%s): %v", name, err)
 	}
@@ -194,7 +195,7 @@ func TestParseCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, ok := ParseCommand(tt.in)
+			got, ok := ParseCommand(tt.in, grammar)
 			if ok != (tt.want != "") || got != tt.want {
 				t.Errorf("ParseCommand(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
 			}
@@ -259,17 +260,17 @@ func TestBareSubject(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	for _, src := range []string{"", "\r\n\r\nbody only", " leading space: x\n\nc3xe5", "no colon here\n\nc3xe5"} {
 		t.Run(src, func(t *testing.T) {
-			if _, err := Read(strings.NewReader(src)); err == nil {
+			if _, err := Read(strings.NewReader(src), grammar); err == nil {
 				t.Error("want an error")
 			}
-			r := Summary(strings.NewReader(src))
+			r := Summary(strings.NewReader(src), grammar)
 			if r.Error == "" || r.Commands == nil {
 				t.Errorf("Summary = %+v", r)
 			}
 		})
 	}
 	// A header without a body is fine.
-	if _, err := Read(strings.NewReader("From: a@b.example\nSubject: board")); err != nil {
+	if _, err := Read(strings.NewReader("From: a@b.example\nSubject: board"), grammar); err != nil {
 		t.Errorf("header only: %v", err)
 	}
 }
@@ -283,7 +284,7 @@ func TestJSONShape(t *testing.T) {
 		{"unreadable", "no header\n\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			b, err := Summary(strings.NewReader(tt.src)).JSON()
+			b, err := Summary(strings.NewReader(tt.src), grammar).JSON()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -314,7 +315,7 @@ func TestJSONShape(t *testing.T) {
 			}
 		})
 	}
-	b, _ := Summary(strings.NewReader("From: a@b.example\n\nC3XE5\nnice\n")).JSON()
+	b, _ := Summary(strings.NewReader("From: a@b.example\n\nC3XE5\nnice\n"), grammar).JSON()
 	if !bytes.HasPrefix(b, []byte(`{"commands":["move c3xe5"],"comment":"nice","auto":false,"error":""`)) {
 		t.Errorf("JSON = %s", b)
 	}
@@ -418,7 +419,7 @@ func ExampleRead() {
 		"\r\n" +
 		"On Mon, 3 Jun 2024 at 10:00, icepost <games+K7Q2@icepost.example> wrote:\r\n" +
 		"> Your move.\r\n"
-	m, err := Read(strings.NewReader(mail))
+	m, err := Read(strings.NewReader(mail), games.Grammar{})
 	if err != nil {
 		panic(err)
 	}

@@ -78,7 +78,8 @@ var ErrUnreadable = errors.New("mailread: unreadable mail")
 // Read reads one mail. It fails only when the mail's header cannot be read;
 // broken MIME, unknown charsets and truncated encodings give what could be
 // decoded. A mail without a command is not an error: Commands is empty.
-func Read(r io.Reader) (*Message, error) {
+// g tells the games' words (see Grammar).
+func Read(r io.Reader, g Grammar) (*Message, error) {
 	br := bufio.NewReader(io.LimitReader(r, MaxInput))
 	h, err := textproto.ReadHeader(br)
 	if err != nil && !(errors.Is(err, io.EOF) && h.Len() > 0) {
@@ -102,9 +103,9 @@ func Read(r io.Reader) (*Message, error) {
 	m.Text = normalize(text)
 
 	lines := ownLines(m.Text)
-	m.Commands, m.Comment = commandsAndComment(lines)
+	m.Commands, m.Comment = commandsAndComment(lines, g)
 	if len(m.Commands) == 0 {
-		if c, ok := ParseCommand(bareSubject(m.Subject)); ok {
+		if c, ok := ParseCommand(bareSubject(m.Subject), g); ok {
 			m.Commands = []string{c}
 			m.FromSubject = true
 			m.Comment = joinComment(lines)

@@ -23,8 +23,8 @@ type Result struct {
 
 // Summary reads one mail and never fails: an unreadable mail gives a
 // Result with Error set.
-func Summary(r io.Reader) Result {
-	m, err := Read(r)
+func Summary(r io.Reader, g Grammar) Result {
+	m, err := Read(r, g)
 	if err != nil {
 		return Result{Commands: []string{}, Error: err.Error()}
 	}
