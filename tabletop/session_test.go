@@ -625,3 +625,31 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestNewGameAtTheTable records a game that no file outside its own folder
+// knows (rules/counting), once it is registered: the record written
+// validates, and the session needs nothing of the game but its package.
+func TestNewGameAtTheTable(t *testing.T) {
+	defer games.Register(counting.Game)()
+	g, ok := games.Lookup("counting")
+	if !ok {
+		t.Fatal("Counting is not found after Register")
+	}
+	tags := []notation.Tag{{Name: "Player1", Value: "Ada"}, {Name: "Player2", Value: "Bob"}, {Name: "Player3", Value: "Cy"}}
+	r := newRig(t, tabletop.Config{Game: g, Options: rules.Options{Seats: 3}, Tags: tags})
+	mustContain(t, "help", r.line("help"), "like +")
+	mustContain(t, "bad move", r.line("+3"), "Not recorded", "add +1 or +2")
+	for range 4 {
+		r.line("+2")
+	}
+	r.line("comment nearly there")
+	said := r.line("+2")
+	mustContain(t, "end", said, "Game over: Bob (seat 2) wins. Result 0-1-0.")
+	rec := r.file()
+	if got := tag(t, rec, "Termination"); got != "normal" {
+		t.Errorf("Termination %q", got)
+	}
+	if got := strings.Join(tokens(rec), " "); got != "+2 +2 +2 +2 +2" {
+		t.Errorf("moves %s", got)
+	}
+}
