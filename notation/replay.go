@@ -110,22 +110,18 @@ func (r *replayer) run() (*Game, error) {
 	if _, err := game.Start(opts); err != nil {
 		return nil, r.fail(r.tagPos("Player"+strconv.Itoa(r.seats)), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
 	}
-	if v, ok := rec.Tag("Target"); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return nil, r.fail(r.tagPos("Target"), 0, "", errorf(ErrTag, "Target %q: the score that wins is a whole number above 0", v))
-		}
-		opts.Target = n
-		if _, err := game.Start(opts); err != nil {
-			return nil, r.fail(r.tagPos("Target"), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
-		}
-	}
-	if v, ok := rec.Tag("Board"); ok {
-		opts.Board = strings.ToLower(v)
-	}
 	start, err := game.Start(opts)
-	if err != nil {
-		return nil, r.fail(r.tagPos("Board"), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+	for _, name := range rules.OptionNames {
+		v, ok := rec.Tag(name)
+		if !ok {
+			continue
+		}
+		if err := opts.Set(name, v); err != nil {
+			return nil, r.fail(r.tagPos(name), 0, "", errorf(ErrTag, "%v", err))
+		}
+		if start, err = game.Start(opts); err != nil {
+			return nil, r.fail(r.tagPos(name), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+		}
 	}
 	if v, ok := rec.Tag("Setup"); ok {
 		setup, err := game.ParsePosition(v)

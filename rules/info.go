@@ -46,6 +46,10 @@ const (
 	OptionTarget = "Target"
 )
 
+// OptionNames lists every option name, in the order a record's options
+// are read.
+var OptionNames = []string{OptionTarget, OptionBoard}
+
 // Set sets the option named (a tag name in any case) from its text, as a
 // record tag or a mail writes it. It checks the form of the value only:
 // whether the game takes it is for Game.Start to say.
