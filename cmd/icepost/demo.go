@@ -1,3 +1,6 @@
+// icepost demo: two scripted players play a short game by mail on the
+// embedded mail system, every mail printed.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// icepost record: record a game played at the table, move by move, at a
+// terminal (with line editing) or from a pipe.
+
 package main
 
 import (

@@ -1,0 +1,104 @@
+// icepost archive stats: seat wins, lengths and player results, or with
+// -explore the moves played from a position.
+
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"icepost/archive"
+	"icepost/rules"
+)
+
+func archiveStats(e *env, a *archive.Archive, args []string) int {
+	fs := newFlags(e, "archive", "stats")
+	query := queryFlags(fs)
+	players := fs.Int("players", 20, "list this many players, most games first")
+	explore := fs.Bool("explore", false, "the opening explorer: moves played from -position (default: -game's start)")
+	opts := optionFlags(fs)
+	if code := parseFlags(e, fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(e.stderr, "icepost archive stats: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	q, err := query()
+	if err != nil {
+		return archiveFail(e, "stats", err)
+	}
+	if *explore {
+		return exploreStats(e, a, q, opts())
+	}
+	st, err := a.Stats(e.ctx, q, *players)
+	if err != nil {
+		return archiveFail(e, "stats", err)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "GAME\tSEATS\tGAMES\tAVG PLIES\tDRAWS\tUNDECIDED\tWINS BY SEAT\t")
+	for _, k := range st.Kinds {
+		var seats []string
+		decided := k.Games - k.Undecided
+		for i, w := range k.Wins {
+			seats = append(seats, fmt.Sprintf("%d: %d (%s)", i+1, w, pct(w, decided)))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f\t%d\t%d\t%s\t\n", k.Game, k.Seats, k.Games, k.AvgPlies(), k.Draws, k.Undecided, strings.Join(seats, "  "))
+	}
+	tw.Flush()
+	if len(st.Players) > 0 {
+		fmt.Fprintln(e.stdout)
+		tw = tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "PLAYER\tGAMES\tWINS\tLOSSES\tDRAWS\tSCORE\t")
+		for _, p := range st.Players {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f\t\n", cell(p.Name), p.Games, p.Wins, p.Losses, p.Draws, p.Score())
+		}
+		tw.Flush()
+	}
+	return exitOK
+}
+
+func pct(n, of int) string {
+	if of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(of))
+}
+
+func exploreStats(e *env, a *archive.Archive, q archive.Query, o rules.Options) int {
+	var pos rules.State
+	var err error
+	if q.Position != "" {
+		pos, err = archive.ParsePosition(q.Position)
+		q.Position = "" // the explorer looks the position up itself
+	} else {
+		if q.Game == "" {
+			fmt.Fprintln(e.stderr, "icepost archive stats -explore: give -game (for its start) or -position")
+			return exitUsage
+		}
+		g, ok := lookupGame(e, "archive stats", q.Game)
+		if !ok {
+			return exitUsage
+		}
+		pos, err = g.Start(o)
+	}
+	if err != nil {
+		return archiveFail(e, "stats", err)
+	}
+	moves, err := a.Explore(e.ctx, q, pos)
+	if err != nil {
+		return archiveFail(e, "stats", err)
+	}
+	fmt.Fprintf(e.stdout, "Position: %s\nSeat %d to move\n\n", pos.Code(), pos.ToMove())
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "MOVE\tGAMES\tWINS\tDRAWS\tLOSSES\tUNDECIDED\tSCORE\t")
+	for _, m := range moves {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%.1f%%\t\n", m.Move, m.Games, m.Wins, m.Draws, m.Losses, m.Undone, 100*m.Score())
+	}
+	tw.Flush()
+	if len(moves) == 0 {
+		fmt.Fprintln(e.stdout, "no stored game reached this position and went on")
+	}
+	return exitOK
+}

@@ -1,0 +1,94 @@
+// The command table: every command of icepost and every subcommand, with
+// the words its usage says. run dispatches through it; help, the list of
+// commands and every -h print from it.
+
+package main
+
+import "icepost/pbem"
+
+// A command is one command of icepost, or one subcommand of a command.
+type command struct {
+	name string
+	// args follows the command's name in its usage line.
+	args string
+	// summary is the command's line in the list of its parent's
+	// commands; its usage says it as a sentence, unless doc is set.
+	summary string
+	// doc is what the usage says the command does. Without it, a command
+	// with subcommands says nothing there.
+	doc string
+	// run runs the command on the arguments after its name. A
+	// subcommand's finds in the env what its parent opened.
+	run func(e *env, args []string) int
+	// subcommands follow the command's own flags.
+	subcommands []command
+	// subHelp says that each subcommand has flags and an -h of its own:
+	// the list of them leaves their arguments to it.
+	subHelp bool
+}
+
+// commands are icepost's commands, in the order help lists them.
+var commands []command
+
+func init() {
+	// Set here rather than in its declaration because help and the
+	// usages refer to the table itself.
+	commands = []command{
+		{name: "serve", args: "[-config FILE] [-dry-run]", summary: "run the mail daemon (without a config: on an embedded mail system)", run: cmdServe},
+		{name: "demo", args: "[-moves N]", summary: "watch two scripted players play a game by mail", run: cmdDemo},
+		{name: "mail", args: "parse [-json] [FILE]", summary: "what the daemon reads out of one mail", run: cmdMail},
+		{name: "validate", args: "FILE...", summary: "parse and replay records; file:line:col: errors", run: cmdValidate},
+		{name: "fmt", args: "[-w] FILE...", summary: "write records in canonical form", run: cmdFmt},
+		{name: "show", args: "[-ply N] [-view SEAT] FILE", summary: "the board after any ply of a record", run: cmdShow},
+		{name: "moves", args: "FILE", summary: "the legal moves at the end of a record, one per line", run: cmdMoves},
+		{name: "perft", args: "-depth N [-seats S] [-board B] [-target T] GAME|FILE", summary: "count move-generation nodes", run: cmdPerft},
+		{name: "selfplay", args: "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X]", summary: "write K random games as records", run: cmdSelfplay},
+		{name: "archive", args: "[-db PATH] COMMAND [flags] [args]", summary: "the archive of finished games",
+			doc: "The archive of finished games, in one SQLite file.", run: cmdArchive, subHelp: true, subcommands: []command{
+				{name: "import", args: "FILE...|-", summary: "add record files (also .gz) to the archive; invalid records go to quarantine", run: onArchive(archiveImport)},
+				{name: "search", args: "[filters] [-limit N] [-offset N] [-count] [-format table|records|json]", summary: "list the games the filters select", run: onArchive(archiveSearch)},
+				{name: "show", args: "ID", summary: "a stored game's record and final board", run: onArchive(archiveShow)},
+				{name: "export", args: "[filters]", summary: "the selected games as a record file", run: onArchive(archiveExport)},
+				{name: "delete", args: "ID...", summary: "remove games", run: onArchive(archiveDelete)},
+				{name: "quarantine", args: "[retry]", summary: "list the records that did not replay, or retry them under the current rules", run: onArchive(archiveQuarantine)},
+				{name: "alias", args: "NAME SPELLING...", summary: "merge other spellings of a player's name into NAME", run: onArchive(archiveAlias)},
+				{name: "stats", args: "[filters] [-players N] | -explore [-position CODE] -game G", summary: "seat wins, lengths and player results, or the moves played from a position", run: onArchive(archiveStats)},
+				{name: "verify", args: "", summary: "replay every stored game under the current rules", run: onArchive(archiveVerify)},
+			}},
+		{name: "games", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the operator's view of the games by mail", run: cmdGames, subcommands: []command{
+			{name: "list", args: "", summary: "every game: status, players, whose turn, time left", run: onServer(gamesList)},
+			{name: "show", args: "ID", summary: "a game's record and board", run: onServer(gamesShow)},
+			{name: "cancel", args: "ID", summary: "end a game without a result; the players are told", run: onServer(gamesCancel)},
+			{name: "adjudicate", args: "ID RESULT", summary: "end a game with the result given (1-0, 0-1, 1/2-1/2, 1-0-0 ...) and archive it (Termination \"abandoned\")", run: onServer(gamesAdjudicate)},
+		}},
+		{name: "players", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the players by mail; block or unblock an address", run: cmdPlayers, subcommands: []command{
+			{name: "list", args: "", summary: "every player: active games, vacation days left, digest, blocked", run: onServer(playersList)},
+			{name: "block", args: "ADDRESS", summary: "ignore an address's mail: no replies, no challenges, no moves", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, true) })},
+			{name: "unblock", args: "ADDRESS", summary: "answer an address again", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, false) })},
+		}},
+		{name: "record", args: "GAME [-seats S] [-board B] [-target T] [-o FILE]", summary: "record a game played at the table", run: cmdRecord},
+		{name: "help", args: "[COMMAND]", summary: "this text, or one command's flags", run: cmdHelp},
+	}
+}
+
+// find returns the command at path: a command's name, then the names of
+// its subcommands. It returns nil when there is none.
+func find(path ...string) *command {
+	c := &command{subcommands: commands}
+	for _, name := range path {
+		if c = c.sub(name); c == nil {
+			return nil
+		}
+	}
+	return c
+}
+
+// sub returns c's subcommand name, or nil.
+func (c *command) sub(name string) *command {
+	for i := range c.subcommands {
+		if c.subcommands[i].name == name {
+			return &c.subcommands[i]
+		}
+	}
+	return nil
+}

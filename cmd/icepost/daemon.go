@@ -1,0 +1,129 @@
+// The daemon's database and the embedded mail system, shared by serve,
+// demo, games and players: opening the database, the archive that
+// finished mail games go to, the embedded system with its daemon, and the
+// daemon's logger.
+
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"icepost/archive"
+	"icepost/notation"
+	"icepost/pbem"
+	"icepost/pbem/mailbox"
+	"icepost/pbem/mailtest"
+)
+
+// archiveAdder puts finished mail games into the archive, inside the
+// daemon's transaction.
+type archiveAdder struct{}
+
+func (archiveAdder) AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, source string) error {
+	_, _, err := archive.AddGame(ctx, tx, g, archive.Provenance{MailGame: source})
+	return err
+}
+
+// openDaemonDB opens the database and brings the archive's and the
+// daemon's tables up to date.
+func openDaemonDB(ctx context.Context, path string) (*sql.DB, error) {
+	db, err := pbem.OpenDB(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := archive.Migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := pbem.Migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// embeddedUsers are the accounts of the embedded mail system: the server's
+// and three players'. Passwords equal the names: it listens on loopback
+// only.
+var embeddedUsers = []string{"games", "ada", "bob", "cy"}
+
+// embedded is the mail system and daemon of `serve` without a config.
+type embedded struct {
+	sys    *mailtest.System
+	db     *sql.DB
+	daemon *pbem.Daemon
+}
+
+func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *slog.Logger, dryRun bool) (*embedded, error) {
+	users := map[string]string{}
+	for _, u := range embeddedUsers {
+		users[u] = u
+	}
+	sys, err := mailtest.Start(ctx, mailtest.Config{Domain: "icepost.localhost", Users: users,
+		IMAPAddr: freeOr(imapAddr), SMTPAddr: freeOr(smtpAddr)})
+	if err != nil {
+		return nil, err
+	}
+	db, err := openDaemonDB(ctx, dbPath)
+	if err != nil {
+		sys.Stop()
+		return nil, err
+	}
+	// The embedded system keeps its token secret in the database, so that
+	// games survive a restart.
+	secret, err := pbem.StoredSecret(ctx, db, func() string {
+		var b [32]byte
+		rand.Read(b[:])
+		return hex.EncodeToString(b[:])
+	})
+	if err != nil {
+		sys.Stop()
+		db.Close()
+		return nil, err
+	}
+	srv := &pbem.Server{DB: db, Address: sys.Address("games"), Secret: []byte(secret), Log: log, Archive: archiveAdder{}, DryRun: dryRun}
+	reader, err := mailbox.NewReader(mailbox.IMAPConfig{Addr: sys.IMAPAddr, TLS: mailbox.TLSNone, Username: "games", Password: "games", Logger: log})
+	if err != nil {
+		sys.Stop()
+		db.Close()
+		return nil, err
+	}
+	sender, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone})
+	if err != nil {
+		sys.Stop()
+		db.Close()
+		return nil, err
+	}
+	return &embedded{sys: sys, db: db, daemon: &pbem.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: 30 * time.Second}}, nil
+}
+
+func (e *embedded) close() {
+	e.sys.Stop()
+	e.db.Close()
+}
+
+// freeOr returns addr when it can be listened on, else a free port on
+// loopback (so that a second icepost, or a taken port, still starts).
+func freeOr(addr string) string {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "127.0.0.1:0"
+	}
+	l.Close()
+	return addr
+}
+
+func newLogger(w io.Writer, verbose bool) *slog.Logger {
+	level := slog.LevelInfo
+	if !verbose {
+		level = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
