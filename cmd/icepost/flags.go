@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"icepost/rules"
+	"icepost/rules/games"
 )
 
 // newFlags makes a flag set for the command at path (its name, then a
@@ -54,10 +55,42 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) int {
 	return -1
 }
 
-// optionFlags adds -seats, -board and -target to fs.
+// optionFlags adds -seats and a flag for each game option (-board,
+// -target) to fs, described from the games that take it.
 func optionFlags(fs *flag.FlagSet) func() rules.Options {
-	seats := fs.Int("seats", 0, "number of players (default 2)")
-	board := fs.String("board", "", "board shape where the game has a choice: star or hex (IceFrogs)")
-	target := fs.Int("target", 0, "the score that wins, where the game has one (Pikemen; default 12)")
-	return func() rules.Options { return rules.Options{Seats: *seats, Board: *board, Target: *target} }
+	var o rules.Options
+	fs.IntVar(&o.Seats, "seats", 0, "number of players (default 2)")
+	for _, name := range rules.OptionNames {
+		fs.Func(strings.ToLower(name), optionHelp(name), func(v string) error { return o.Set(name, v) })
+	}
+	return func() rules.Options { return o }
+}
+
+// optionHelp describes an option flag from the games that take it: "the
+// score that wins, where the game has one (Pikemen: default 12)", with the
+// value's name (N, NAME) for -h.
+func optionHelp(name string) string {
+	help, arg := "", "N"
+	var takers []string
+	for _, g := range games.All() {
+		for _, opt := range g.Info().Options {
+			if opt.Name != name {
+				continue
+			}
+			help = opt.Help
+			if opt.Choices != nil {
+				arg = "NAME"
+			}
+			t := g.Name() + ": default " + opt.Default
+			if opt.Choices != nil {
+				t = g.Name() + ": " + strings.Join(opt.Choices, " or ") + ", default " + opt.Default
+			}
+			takers = append(takers, t)
+		}
+	}
+	if takers == nil {
+		return "an option no game takes now"
+	}
+	// The word in backquotes names the flag's value in -h.
+	return "`" + arg + "` is " + help + ", where the game has one (" + strings.Join(takers, "; ") + ")"
 }

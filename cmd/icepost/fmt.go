@@ -1,14 +1,13 @@
 // icepost fmt: write records in their canonical form, to standard output
-// or in place (-w) through writeFileAtomic.
+// or in place (-w) through atomicfile.Write.
 
 package main
 
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"strings"
 
+	"icepost/atomicfile"
 	"icepost/notation"
 )
 
@@ -45,7 +44,7 @@ func cmdFmt(e *env, args []string) int {
 		var out bytes.Buffer
 		notation.FormatAll(&out, recs)
 		if *write && file != "-" {
-			if err := writeFileAtomic(file, out.Bytes()); err != nil {
+			if err := atomicfile.Write(file, out.Bytes()); err != nil {
 				fmt.Fprintf(e.stderr, "icepost fmt: %v\n", err)
 				code = exitUsage
 			}
@@ -54,41 +53,4 @@ func cmdFmt(e *env, args []string) int {
 		e.stdout.Write(out.Bytes())
 	}
 	return code
-}
-
-// writeFileAtomic replaces file with data so that a crash or a full disk
-// leaves either the old file or the new one, never half of one.
-func writeFileAtomic(file string, data []byte) error {
-	info, err := os.Stat(file)
-	mode := os.FileMode(0o644)
-	if err == nil {
-		mode = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(dirOf(file), ".icepost-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", file, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", file, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", file, err)
-	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
-}
-
-func dirOf(file string) string {
-	if i := strings.LastIndexByte(file, '/'); i >= 0 {
-		return file[:i+1]
-	}
-	return "."
 }

@@ -43,12 +43,6 @@ func cmdSelfplay(e *env, args []string) int {
 		for k := 1; k <= o.Seats; k++ {
 			tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(k), Value: "Random " + strconv.Itoa(k)})
 		}
-		if o.Target != 0 && g.Name() == "Pikemen" {
-			tags = append(tags, notation.Tag{Name: "Target", Value: strconv.Itoa(o.Target)})
-		}
-		if o.Board != "" {
-			tags = append(tags, notation.Tag{Name: "Board", Value: o.Board})
-		}
 		rec, err := notation.FromMoves(tags, start, notation.RandomGame(start, rng, *maxPlies))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost selfplay: %v\n", err)
