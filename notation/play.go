@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"icepost/rules"
 )
@@ -18,12 +17,6 @@ import (
 // place, settle, whoever plays.
 //
 // They change the main line only; a game being played has no variations.
-
-// DateLayout is the layout of the Date tag for time.Format: YYYY.MM.DD.
-const DateLayout = "2006.01.02"
-
-// FormatDate writes t as a Date tag's value.
-func FormatDate(t time.Time) string { return t.Format(DateLayout) }
 
 // NewGame starts the record of a game played from start, a starting
 // position: the tags given (in their order), then the Game tag, a Player

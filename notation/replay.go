@@ -311,19 +311,3 @@ func (r *replayer) checkScore(final rules.State, v string) error {
 	}
 	return nil
 }
-
-// validDate checks YYYY.MM.DD with '?' allowed for any digit.
-func validDate(v string) bool {
-	if len(v) != 10 || v[4] != '.' || v[7] != '.' {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		if i == 4 || i == 7 {
-			continue
-		}
-		if c := v[i]; c != '?' && (c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
-}

@@ -65,31 +65,6 @@ func FreeName(path string) string {
 	}
 }
 
-// NormalizeDate reads a date as the Date tag wants it, YYYY.MM.DD with '?'
-// for unknown digits, also accepting '-' or '/' between the parts, and
-// returns it with dots.
-func NormalizeDate(v string) (string, bool) {
-	v = strings.TrimSpace(v)
-	if len(v) != 10 {
-		return "", false
-	}
-	b := []byte(v)
-	for i, c := range b {
-		switch i {
-		case 4, 7:
-			if c != '.' && c != '-' && c != '/' {
-				return "", false
-			}
-			b[i] = '.'
-		default:
-			if c != '?' && (c < '0' || c > '9') {
-				return "", false
-			}
-		}
-	}
-	return string(b), true
-}
-
 // Lines reads lines from r for a session; it writes prompts to w when w
 // is not nil. It is the reader for pipes and for terminals without line
 // editing.

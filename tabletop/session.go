@@ -97,7 +97,7 @@ func New(cfg Config, out io.Writer) (*Session, error) {
 	var tags []notation.Tag
 	for _, t := range cfg.Tags {
 		if t.Name == "Date" {
-			d, ok := NormalizeDate(t.Value)
+			d, ok := notation.ParseDate(t.Value)
 			if !ok {
 				return nil, fmt.Errorf("date %q: write it as YYYY.MM.DD", t.Value)
 			}
@@ -154,7 +154,7 @@ func (s *Session) Begin() {
 					a = d.def
 				}
 				if d.name == "Date" {
-					v, ok := NormalizeDate(a)
+					v, ok := notation.ParseDate(a)
 					if !ok {
 						s.printf("Write the date as YYYY.MM.DD (? for an unknown digit), or press Enter for %s.\n", d.def)
 						return false

@@ -67,7 +67,7 @@ func optionFlags(fs *flag.FlagSet) func() rules.Options {
 }
 
 // optionHelp describes an option flag from the games that take it: "the
-// score that wins, where the game has one (Pikemen: default 12)", with the
+// score that wins, where the game has one (GAME: default 12)", with the
 // value's name (N, NAME) for -h.
 func optionHelp(name string) string {
 	help, arg := "", "N"
