@@ -348,6 +348,8 @@ func TestMigrations(t *testing.T) {
 	a.Close()
 	if _, err := Open(ctx, path); !errors.Is(err, ErrNewerSchema) {
 		t.Errorf("Open of a newer schema: %v", err)
+	} else if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "archive schema version 999") || !strings.Contains(msg, "use a newer icepost") {
+		t.Errorf("the refusal %q should name the file and the version and say what to do", msg)
 	}
 	// Migrate on the daemon's own database, which has tables of its own.
 	db, err := sql.Open("sqlite3", DSN(filepath.Join(t.TempDir(), "daemon.db")))
