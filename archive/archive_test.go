@@ -268,13 +268,13 @@ func TestSearchErrors(t *testing.T) {
 		msg  string
 	}{
 		{"unknown game", Query{Game: "chess'--"}, "unknown game"},
-		{"result without player", Query{Result: "win"}, "needs -player or -seat"},
+		{"result without player", Query{Result: "win"}, "needs a player or a seat"},
 		{"bad result", Query{Player: "a", Result: "1=1"}, "use win, loss, draw"},
 		{"bad since", Query{Since: "2020'; --"}, "write YYYY"},
 		{"bad until", Query{Until: "yesterday"}, "write YYYY"},
 		{"bad position", Query{Position: "IceSickle '; DROP TABLE games"}, "position"},
 		{"position of no game", Query{Position: "Chess rnbqkbnr"}, "starts with the game's name"},
-		{"bad moves", Query{Moves: "Z@z9"}, "-moves"},
+		{"bad moves", Query{Moves: "Z@z9"}, "moves:"},
 		{"empty text", Query{Text: "'; --"}, "give words"},
 		{"huge value", Query{Event: huge}, "bytes long"},
 		{"invalid utf-8", Query{Player: "al\xffice"}, "not valid UTF-8"},
