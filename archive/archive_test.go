@@ -268,13 +268,13 @@ func TestSearchErrors(t *testing.T) {
 		msg  string
 	}{
 		{"unknown game", Query{Game: "chess'--"}, "unknown game"},
-		{"result without player", Query{Result: "win"}, "needs -player or -seat"},
+		{"result without player", Query{Result: "win"}, "needs a player or a seat"},
 		{"bad result", Query{Player: "a", Result: "1=1"}, "use win, loss, draw"},
 		{"bad since", Query{Since: "2020'; --"}, "write YYYY"},
 		{"bad until", Query{Until: "yesterday"}, "write YYYY"},
 		{"bad position", Query{Position: "IceSickle '; DROP TABLE games"}, "position"},
 		{"position of no game", Query{Position: "Chess rnbqkbnr"}, "starts with the game's name"},
-		{"bad moves", Query{Moves: "Z@z9"}, "-moves"},
+		{"bad moves", Query{Moves: "Z@z9"}, "moves:"},
 		{"empty text", Query{Text: "'; --"}, "give words"},
 		{"huge value", Query{Event: huge}, "bytes long"},
 		{"invalid utf-8", Query{Player: "al\xffice"}, "not valid UTF-8"},
@@ -348,6 +348,8 @@ func TestMigrations(t *testing.T) {
 	a.Close()
 	if _, err := Open(ctx, path); !errors.Is(err, ErrNewerSchema) {
 		t.Errorf("Open of a newer schema: %v", err)
+	} else if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "archive schema version 999") || !strings.Contains(msg, "use a newer icepost") {
+		t.Errorf("the refusal %q should name the file and the version and say what to do", msg)
 	}
 	// Migrate on the daemon's own database, which has tables of its own.
 	db, err := sql.Open("sqlite3", DSN(filepath.Join(t.TempDir(), "daemon.db")))

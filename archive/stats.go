@@ -49,7 +49,7 @@ type Stats struct {
 // length, and up to maxPlayers players' results.
 func (a *Archive) Stats(ctx context.Context, q Query, maxPlayers int) (*Stats, error) {
 	q.Limit, q.Offset = 0, 0
-	b, err := a.build(ctx, q)
+	b, err := a.where(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -128,14 +128,14 @@ func (m NextMove) Score() float64 {
 // played first: the opening explorer.
 func (a *Archive) Explore(ctx context.Context, q Query, pos rules.State) ([]NextMove, error) {
 	q.Limit, q.Offset = 0, 0
-	b, err := a.build(ctx, q)
+	b, err := a.where(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	mover := pos.ToMove()
 	cond := "p.hash = ?"
-	if w := b.where(); w != "" {
-		cond += " AND " + w[len(" WHERE "):]
+	if w := b.and(); w != "" {
+		cond += " AND " + w
 	}
 	rows, err := a.db.QueryContext(ctx, `SELECT p.ply, g.winner, g.record FROM positions p JOIN games g ON g.id = p.game_id WHERE `+cond,
 		append([]any{PositionHash(pos)}, b.args...)...)

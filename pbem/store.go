@@ -4,87 +4,33 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver, "sqlite3"
-
-	"icepost/archive"
+	"icepost/sqlitedb"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
 
+// schema is the daemon's migrations, recorded in pbem_migrations.
+var schema = sqlitedb.Migrations{Name: "mail daemon", Table: "pbem_migrations", Files: migrations, Dir: "migrations"}
+
 // OpenDB opens (creating if need be) the SQLite database at path with the
-// settings the daemon relies on, the archive's (archive.DSN): WAL, foreign
-// keys, a busy timeout, and immediate write transactions, set in the
-// connection string so that every pooled connection has them, so that the
-// daemon writing and a person searching the archive never see "database
-// is locked".
+// settings the daemon relies on (sqlitedb.DSN, the archive's too): WAL,
+// foreign keys, a busy timeout, and immediate write transactions, set in
+// the connection string so that every pooled connection has them, so that
+// the daemon writing and a person searching the archive never see
+// "database is locked".
 func OpenDB(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite3", archive.DSN(path))
-	if err != nil {
-		return nil, err
-	}
-	if err := db.Ping(); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("opening %s: %w", path, err)
-	}
-	return db, nil
+	return sqlitedb.Open(context.Background(), path)
 }
 
 // Migrate brings the daemon's tables up to date: each numbered migration
 // not yet applied runs in its own transaction, and the table
-// pbem_migrations remembers which ran.
+// pbem_migrations remembers which ran. A database whose daemon tables are
+// newer than this build knows is refused (sqlitedb.ErrNewerSchema), so
+// that an older icepost never runs on tables it does not understand.
 func Migrate(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS pbem_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`); err != nil {
-		return fmt.Errorf("pbem: migrations table: %w", err)
-	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("pbem: migration %s: the name must start with its number", base)
-		}
-		body, err := migrations.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		if err := migrateOne(ctx, db, v, base, string(body)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func migrateOne(ctx context.Context, db *sql.DB, version int, name, body string) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pbem_migrations WHERE version = ?`, version).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return nil
-	}
-	if _, err := tx.ExecContext(ctx, body); err != nil {
-		return fmt.Errorf("pbem: migration %s: %w", name, err)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO pbem_migrations (version, name) VALUES (?, ?)`, version, name); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return schema.Apply(ctx, db)
 }
 
 // getState reads a value from pbem_state ("" when missing).

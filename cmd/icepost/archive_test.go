@@ -137,7 +137,7 @@ func TestArchiveCLIErrors(t *testing.T) {
 		{[]string{"import"}, exitUsage, "name one or more"},
 		{[]string{"import", filepath.Join(dir, "missing.rec")}, exitUsage, "no such file"},
 		{[]string{"search", "-game", "chess"}, exitUsage, "unknown game"},
-		{[]string{"search", "-result", "win"}, exitUsage, "needs -player or -seat"},
+		{[]string{"search", "-result", "win"}, exitUsage, "needs a player or a seat"},
 		{[]string{"search", "-plies", "40-20"}, exitUsage, "write a range"},
 		{[]string{"search", "-tag", "Event"}, exitUsage, "Name=value"},
 		{[]string{"search", "-since", "2020'; DROP TABLE games; --"}, exitUsage, "write YYYY"},

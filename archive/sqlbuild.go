@@ -1,0 +1,264 @@
+package archive
+
+import (
+	"strings"
+	"unicode"
+
+	"icepost/rules"
+	"icepost/rules/games"
+)
+
+// This file turns a checked query into SQL text and arguments. Nothing
+// here reads the database: what a search needs from it (the kinds of
+// game stored, for a search by moves) is read first (Archive.where) and
+// passed in, so that the SQL a query makes can be tested without one.
+
+// builder collects a WHERE clause and its arguments.
+type builder struct {
+	conds []string
+	args  []any
+}
+
+func (b *builder) add(cond string, args ...any) {
+	b.conds = append(b.conds, cond)
+	b.args = append(b.args, args...)
+}
+
+// where is the WHERE clause on games g, with its leading space, or "".
+func (b *builder) where() string {
+	if len(b.conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(b.conds, " AND ")
+}
+
+// and is the conditions joined by AND, without WHERE, or "".
+func (b *builder) and() string { return strings.Join(b.conds, " AND ") }
+
+// kind is a kind of game stored from the usual start: a game and its
+// options. A search by moves replays the moves in each kind.
+type kind struct {
+	game   string
+	seats  int
+	board  string
+	target int
+}
+
+// buildQuery checks q and builds its conditions on games g, with kinds
+// the kinds of game stored (only a search by moves uses them).
+func buildQuery(q Query, kinds []kind) (*builder, error) {
+	c, err := check(q)
+	if err != nil {
+		return nil, err
+	}
+	return build(c, kinds)
+}
+
+const playerIDs = `(SELECT player_id FROM player_aliases WHERE alias = ? UNION SELECT id FROM players WHERE key = ?)`
+
+// build turns c into conditions on games g. Its only error is moves
+// that are legal in none of the kinds.
+func build(c *checkedQuery, kinds []kind) (*builder, error) {
+	b := &builder{}
+	if c.game != nil {
+		b.add("g.game = ?", c.game.Name())
+	}
+	if c.undecided {
+		b.add("g.winner IS NULL")
+	}
+	if c.player != "" || c.seat != 0 || c.opponent != "" {
+		seatCond(b, c)
+	}
+	if c.since != "" {
+		b.add("g.date >= ? AND substr(g.date, 1, 1) <> '?'", c.since)
+	}
+	if c.until != "" {
+		b.add("substr(g.date, 1, ?) <= ?", len(c.until), c.until)
+	}
+	if c.event != "" {
+		b.add(`g.event LIKE ? ESCAPE '\'`, "%"+escapeLike(c.event)+"%")
+	}
+	for _, t := range c.tags {
+		tagCond(b, t)
+	}
+	if c.plies != nil {
+		if c.plies.Min > 0 {
+			b.add("g.plies >= ?", c.plies.Min)
+		}
+		if c.plies.Max >= 0 {
+			b.add("g.plies <= ?", c.plies.Max)
+		}
+	}
+	if c.text != "" {
+		b.add("g.id IN (SELECT docid FROM game_text WHERE game_text MATCH ?)", c.text)
+	}
+	if c.hasPosition {
+		b.add("g.id IN (SELECT game_id FROM positions WHERE hash = ?)", c.position)
+	}
+	if len(c.moves) > 0 {
+		if err := movesCond(b, c.moves, kinds); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// seatCond: the player (in a seat), the opponent in another seat, the
+// result of the player or seat.
+func seatCond(b *builder, c *checkedQuery) {
+	var sub strings.Builder
+	var args []any
+	sub.WriteString("g.id IN (SELECT sp.game_id FROM seats sp")
+	anchored := c.player != "" || c.seat != 0
+	if anchored && c.opponent != "" {
+		sub.WriteString(" JOIN seats so ON so.game_id = sp.game_id AND so.seat <> sp.seat")
+	}
+	sub.WriteString(" WHERE 1")
+	if c.player != "" {
+		sub.WriteString(" AND sp.player_id IN " + playerIDs)
+		args = append(args, c.player, c.player)
+	}
+	if c.seat != 0 {
+		sub.WriteString(" AND sp.seat = ?")
+		args = append(args, c.seat)
+	}
+	if c.outcome >= 0 {
+		sub.WriteString(" AND sp.outcome = ?")
+		args = append(args, c.outcome)
+	}
+	if c.opponent != "" {
+		if anchored {
+			sub.WriteString(" AND so.player_id IN " + playerIDs)
+		} else {
+			sub.WriteString(" AND sp.player_id IN " + playerIDs)
+		}
+		args = append(args, c.opponent, c.opponent)
+	}
+	sub.WriteString(")")
+	b.add(sub.String(), args...)
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// tagColumns are the tags kept in a column of games of their own.
+var tagColumns = map[string]string{"Event": "event", "Site": "site", "Date": "date", "Round": "round",
+	"Result": "result", "Termination": "termination", "Score": "scores", "Setup": "setup",
+	"Game": "game", "Board": "board", "Target": "target"}
+
+func tagCond(b *builder, t checkedTag) {
+	if col := tagColumns[t.name]; col != "" {
+		b.add("g."+col+" = ?", t.value)
+		return
+	}
+	if seat, ok := seatOf(t.name); ok {
+		b.add("g.id IN (SELECT game_id FROM seats WHERE seat = ? AND player_id IN "+playerIDs+")", seat, t.value, t.value)
+		return
+	}
+	b.add("g.id IN (SELECT game_id FROM tags WHERE name = ? AND value = ?)", t.name, t.value)
+}
+
+// ftsQuery makes a full-text query out of words typed by a person: every
+// word must occur (a trailing * matches a prefix). Only letters and digits
+// get through, each word quoted, so no text can be read as query syntax.
+func ftsQuery(s string) (string, error) {
+	var words []string
+	for _, f := range strings.Fields(s) {
+		prefix := strings.HasSuffix(f, "*")
+		parts := strings.FieldsFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		for i, p := range parts {
+			w := `"` + strings.ToLower(p) + `"`
+			if prefix && i == len(parts)-1 {
+				w = `"` + strings.ToLower(p) + `*"`
+			}
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return "", queryErr("text %q: give words of letters or digits to look for", clip(s))
+	}
+	if len(words) > 32 {
+		return "", queryErr("text: at most 32 words")
+	}
+	return strings.Join(words, " "), nil
+}
+
+// movesCond finds games that began with the moves: for every kind of game
+// stored where the moves are legal, the game must be of that kind and
+// have reached each position along them at its ply. When the moves are
+// legal in no kind, the error is the first kind's reason; with no kinds
+// at all, nothing matches.
+func movesCond(b *builder, toks []string, kinds []kind) error {
+	var alts []string
+	var altArgs []any
+	var firstErr error
+	for _, k := range kinds {
+		g, ok := games.Lookup(k.game)
+		if !ok {
+			continue
+		}
+		s, err := g.Start(rules.Options{Seats: k.seats, Board: k.board, Target: k.target})
+		if err != nil {
+			continue
+		}
+		conds := []string{"g.game = ? AND g.seats = ? AND g.board = ? AND g.target = ? AND g.setup IS NULL"}
+		cargs := []any{k.game, k.seats, k.board, k.target}
+		for i, t := range toks {
+			next, _, err := rules.Play(s, t)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = queryErr("moves: %s move %d: %v", k.game, i+1, err)
+				}
+				conds = nil
+				break
+			}
+			s = next
+			conds = append(conds, "g.id IN (SELECT game_id FROM positions WHERE hash = ? AND ply = ?)")
+			cargs = append(cargs, PositionHash(s), i+1)
+		}
+		if conds != nil {
+			alts = append(alts, "("+strings.Join(conds, " AND ")+")")
+			altArgs = append(altArgs, cargs...)
+		}
+	}
+	if len(alts) == 0 {
+		if firstErr != nil {
+			return firstErr
+		}
+		b.add("0")
+		return nil
+	}
+	b.add("("+strings.Join(alts, " OR ")+")", altArgs...)
+	return nil
+}
+
+// limitClause is the LIMIT and OFFSET of a query, or "".
+func limitClause(limit, offset int) (string, []any) {
+	if limit == 0 && offset == 0 {
+		return "", nil
+	}
+	if limit == 0 {
+		limit = -1
+	}
+	return " LIMIT ? OFFSET ?", []any{limit, offset}
+}
+
+// selectSQL lists cols of the games b selects, oldest first, with the
+// limit and offset.
+func selectSQL(cols string, b *builder, limit, offset int) (string, []any) {
+	lim, largs := limitClause(limit, offset)
+	return "SELECT " + cols + " FROM games g" + b.where() + " ORDER BY g.id" + lim, joinArgs(b.args, largs)
+}
+
+// countSQL counts the games b selects, within the limit and offset.
+func countSQL(b *builder, limit, offset int) (string, []any) {
+	lim, largs := limitClause(limit, offset)
+	return "SELECT count(*) FROM (SELECT 1 FROM games g" + b.where() + lim + ")", joinArgs(b.args, largs)
+}
+
+// joinArgs appends without writing into a's spare capacity.
+func joinArgs(a, b []any) []any {
+	out := make([]any, 0, len(a)+len(b))
+	return append(append(out, a...), b...)
+}
