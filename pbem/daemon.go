@@ -2,13 +2,14 @@ package pbem
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strconv"
 	"time"
 
 	"icepost/pbem/mailbox"
+	"icepost/pbem/mailerr"
 )
 
 // Mailbox is the inbox the daemon reads: *mailbox.Reader is one.
@@ -22,8 +23,9 @@ type Mailbox interface {
 	Wait(ctx context.Context, timeout time.Duration) error
 }
 
-// Sender sends one mail: *mailbox.Sender is one. An error whose
-// Temporary method says true is tried again later.
+// Sender sends one mail: *mailbox.Sender is one. An error that
+// mailerr.IsTemporary calls temporary is tried again later; any other
+// gives the mail up.
 type Sender interface {
 	Send(ctx context.Context, from string, to []string, msg []byte) error
 }
@@ -66,7 +68,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 		d.tick(ctx)
 		n, err := d.ProcessInbox(ctx)
 		if err != nil && ctx.Err() == nil {
-			log.Warn("inbox", "err", err, "retry_in", backoff)
+			// Tried again either way: a mail that cannot be handled is
+			// set aside without an error, so this is the mailbox or the
+			// database. One that will not pass needs the operator.
+			level := slog.LevelWarn
+			if !mailerr.IsTemporary(err) {
+				level = slog.LevelError
+			}
+			log.Log(ctx, level, "inbox", "err", err, "temporary", level == slog.LevelWarn, "retry_in", backoff)
 			sleep(ctx, backoff)
 			backoff = min(backoff*2, 5*time.Minute)
 			continue
@@ -174,8 +183,11 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// handle handles one mail; a panic in handling sets the mail aside instead
-// of stopping the daemon.
+// handle handles one mail. Server.Handle sets aside a mail whose handling
+// panics, with an apology to its sender; a panic that escapes it all the
+// same (in setting the mail aside) sets the mail aside here, under the
+// key Handle gives it, without an apology, instead of stopping the
+// daemon.
 func (d *Daemon) handle(ctx context.Context, m mailbox.Mail) (disp Disposition, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -183,7 +195,7 @@ func (d *Daemon) handle(ctx context.Context, m mailbox.Mail) (disp Disposition, 
 			disp, err = Rejected, nil
 			if !d.Server.DryRun {
 				_, err = d.Server.DB.ExecContext(ctx, `INSERT OR IGNORE INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, ?, '', ?)`,
-					mailKey(nil, m.Raw), d.Server.now().Unix(), fmt.Sprintf("rejected: internal error: %v", p))
+					keyOf(m.Raw), d.Server.now().Unix(), truncate(fmt.Sprintf("rejected: internal error: panic: %v", p), 500))
 			}
 		}
 	}()
@@ -223,9 +235,6 @@ func (d *Daemon) sendLoop(ctx context.Context) {
 		t.Stop()
 	}
 }
-
-// temporary is what errors that may pass have.
-type temporary interface{ Temporary() bool }
 
 // SendOutbox sends every mail that is due, and returns when the next one
 // not yet due is (zero when none).
@@ -271,8 +280,7 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 		case err == nil:
 			_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?`, now.Unix(), it.id)
 		default:
-			var t temporary
-			temp := !errors.As(err, &t) || t.Temporary()
+			temp := mailerr.IsTemporary(err)
 			d.Server.log().Warn("sending", "to", it.to, "err", err, "temporary", temp)
 			if !temp || now.Sub(time.Unix(it.created, 0)) > giveUp {
 				_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET failed_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, now.Unix(), err.Error(), it.id)

@@ -9,10 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/mail"
+	"runtime/debug"
 	"strings"
 	"time"
 
 	"icepost/notation"
+	"icepost/pbem/mailerr"
 	"icepost/pbem/mailread"
 	"icepost/rules/games"
 )
@@ -80,42 +83,139 @@ func (s *Server) plusAddress(detail string) string {
 	return local + "+" + detail + "@" + domain
 }
 
-// mailKey identifies a mail for exactly-once processing: its Message-ID,
-// or a hash of its bytes when it has none.
+// mailKey identifies a mail for exactly-once processing: its Message-ID;
+// for a mail without one, a hash of what its sender wrote (see
+// contentKey), so that the same mail delivered twice, each copy with its
+// own Received: lines, has one key; and for a mail whose header could not
+// be read (msg nil), a hash of its bytes.
 func mailKey(msg *mailread.Message, raw []byte) string {
-	if msg != nil && msg.MessageID != "" && len(msg.MessageID) < 500 {
+	if msg == nil {
+		return rawKey(raw)
+	}
+	if msg.MessageID != "" && len(msg.MessageID) < 500 {
 		return "id:" + msg.MessageID
 	}
+	return contentKey(msg, raw)
+}
+
+// rawKey is the key of a mail by its bytes; before contentKey it was the
+// key of every mail without a Message-ID.
+func rawKey(raw []byte) string {
 	sum := sha256.Sum256(raw)
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// contentKey hashes the normalized fields the sender wrote: From, Date,
+// To, Cc, Subject, In-Reply-To, References and the body text as decoded.
+// None of what the mail system adds on the way (Received:, Return-Path:,
+// Delivered-To:, Authentication-Results:) nor the transfer encoding
+// counts. Two mails alike in all of these, Date to the second, are one.
+func contentKey(msg *mailread.Message, raw []byte) string {
+	h := sha256.New()
+	field := func(name, value string) {
+		// Length-prefixed, so that no two lists of fields hash alike.
+		fmt.Fprintf(h, "%s %d:%s\n", name, len(value), value)
+	}
+	field("from", strings.ToLower(msg.From))
+	field("date", mailDate(raw))
+	field("to", strings.ToLower(strings.Join(msg.To, ",")))
+	field("cc", strings.ToLower(strings.Join(msg.Cc, ",")))
+	field("subject", msg.Subject)
+	field("in-reply-to", msg.InReplyTo)
+	field("references", strings.Join(msg.References, " "))
+	field("body", normalizeBody(msg.Text))
+	return "written:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// mailDate is the mail's Date header as an instant in UTC, or the header's
+// words as written when it is not a date; "" without one.
+func mailDate(raw []byte) string {
+	m, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return ""
+	}
+	if t, err := m.Header.Date(); err == nil {
+		return t.UTC().Format(time.RFC3339)
+	}
+	return strings.Join(strings.Fields(m.Header.Get("Date")), " ")
+}
+
+// normalizeBody drops what may change when a mail is relayed: line
+// endings, white space at the ends of lines, and blank lines at the end.
+func normalizeBody(text string) string {
+	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r")
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+// keyOf is the key Handle gives raw. It is for the daemon's last line of
+// defence against a panic, so a panic in reading the mail gives the key
+// Handle gives it then: the hash of its bytes.
+func keyOf(raw []byte) (key string) {
+	defer func() {
+		if recover() != nil {
+			key = rawKey(raw)
+		}
+	}()
+	msg, _ := mailread.Read(bytes.NewReader(raw), games.Grammar{})
+	return mailKey(msg, raw)
+}
+
 // Handle processes one mail exactly once. It returns an error only when
-// the mail could not be handled for a reason that may pass (the database);
-// the caller then leaves the mail where it is and tries again later. Bad
-// input is never an error: it gets a reply or is set aside.
+// the mail could not be handled for a reason that may pass (the database
+// busy, the context ended: mailerr.IsTemporary); the caller then leaves
+// the mail where it is and tries again later. Bad input is never an
+// error: it gets a reply or is set aside. A failure that will not pass (a
+// bug, a stored game that no longer replays, a panic) is not an error
+// either: the mail's transaction is rolled back and the mail is set aside
+// (see setAside), so that the mails behind it are handled.
 func (s *Server) Handle(ctx context.Context, raw []byte) (Disposition, error) {
+	msg, key, disp, err := s.handleOnce(ctx, raw)
+	if err == nil || ctx.Err() != nil || mailerr.IsTemporary(err) {
+		// An ended context may show as another error (a transaction
+		// database/sql rolled back): the mail was stopped, not refused.
+		return disp, err
+	}
+	return s.setAside(ctx, msg, key, err)
+}
+
+// handleOnce reads the mail and handles it in one transaction, rolled back
+// unless everything went through. A panic becomes a permanent error.
+func (s *Server) handleOnce(ctx context.Context, raw []byte) (msg *mailread.Message, key string, disp Disposition, err error) {
+	key = rawKey(raw) // until the mail is read
+	defer func() {
+		if p := recover(); p != nil {
+			disp, err = Done, &panicError{value: p, stack: debug.Stack()}
+		}
+	}()
 	msg, readErr := mailread.Read(bytes.NewReader(raw), games.Grammar{})
-	key := mailKey(msg, raw)
+	key = mailKey(msg, raw)
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
-		return Done, fmt.Errorf("pbem: begin: %w", err)
+		return msg, key, Done, fmt.Errorf("pbem: begin: %w", err)
 	}
 	defer tx.Rollback()
+	legacy := key
+	if strings.HasPrefix(key, "written:") {
+		// Handled before contentKey came in: known by its bytes.
+		legacy = rawKey(raw)
+	}
 	var prev string
-	switch err := tx.QueryRowContext(ctx, `SELECT outcome FROM pbem_processed WHERE mail_key = ?`, key).Scan(&prev); {
+	switch err := tx.QueryRowContext(ctx, `SELECT outcome FROM pbem_processed WHERE mail_key IN (?, ?)`, key, legacy).Scan(&prev); {
 	case err == nil:
 		s.log().Info("mail seen before", "key", key, "outcome", prev)
 		if strings.HasPrefix(prev, "rejected") {
-			return Rejected, nil
+			return msg, key, Rejected, nil
 		}
-		return Done, nil
+		return msg, key, Done, nil
 	case !errors.Is(err, sql.ErrNoRows):
-		return Done, fmt.Errorf("pbem: %w", err)
+		return msg, key, Done, fmt.Errorf("pbem: %w", err)
 	}
 
 	h := &handling{s: s, ctx: ctx, tx: tx, msg: msg, now: s.now()}
-	disp := Done
+	disp = Done
 	var outcome, sender string
 	switch {
 	case readErr != nil:
@@ -128,7 +228,7 @@ func (s *Server) Handle(ctx context.Context, raw []byte) (Disposition, error) {
 		sender = msg.From
 		outcome, err = h.dispatch()
 		if err != nil {
-			return Done, err
+			return msg, key, Done, err
 		}
 	}
 	s.log().Info("mail", "key", key, "from", sender, "outcome", outcome, "dry_run", s.DryRun)
@@ -136,19 +236,96 @@ func (s *Server) Handle(ctx context.Context, raw []byte) (Disposition, error) {
 		for _, m := range h.out {
 			s.log().Info("would send", "to", m.To, "subject", m.Subject)
 		}
-		return disp, nil
+		return msg, key, disp, nil
 	}
 	if err := h.flush(); err != nil {
-		return Done, err
+		return msg, key, Done, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, ?, ?, ?)`,
 		key, h.now.Unix(), sender, truncate(outcome, 500)); err != nil {
-		return Done, fmt.Errorf("pbem: %w", err)
+		return msg, key, Done, fmt.Errorf("pbem: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return Done, fmt.Errorf("pbem: commit: %w", err)
+		return msg, key, Done, fmt.Errorf("pbem: commit: %w", err)
 	}
-	return disp, nil
+	return msg, key, disp, nil
+}
+
+// panicError is a panic in handling a mail, as an error: permanent.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string   { return fmt.Sprintf("panic: %v", e.value) }
+func (e *panicError) Temporary() bool { return false }
+
+// apologyText is all a sender learns of a failure on icepost's side: the
+// cause, which may name games, addresses or code, is the operator's.
+const apologyText = `Something went wrong on our side while your mail was being handled, and
+it was not carried out: nothing changed in your games. The operator of
+this server has the details.
+
+Please try again later. If it happens again, write to the operator.`
+
+// setAside is what becomes of a mail whose handling failed for a reason
+// that will not pass (cause): in a new transaction, since the mail's own
+// was rolled back, it is recorded as processed with the outcome
+// "rejected: internal error: ..." and its sender is sent one short
+// apology, within the per-sender limit on error replies; the cause goes
+// to the operator's log at Error level; the mail goes to the rejected
+// folder. It returns an error, to be tried again later, only when that
+// record cannot be written.
+func (s *Server) setAside(ctx context.Context, msg *mailread.Message, key string, cause error) (Disposition, error) {
+	from := ""
+	if msg != nil {
+		from = msg.From
+	}
+	logArgs := []any{"key", key, "from", from, "err", cause, "dry_run", s.DryRun}
+	if pe, ok := errors.AsType[*panicError](cause); ok {
+		logArgs = append(logArgs, "stack", string(pe.stack))
+	}
+	s.log().Error("handling a mail failed for a reason that will not pass: it is set aside", logArgs...)
+	if s.DryRun {
+		return Rejected, nil
+	}
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return Done, fmt.Errorf("pbem: setting a mail aside: begin: %w", err)
+	}
+	defer tx.Rollback()
+	h := &handling{s: s, ctx: ctx, tx: tx, msg: msg, now: s.now()}
+	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, ?, ?, ?)`,
+		key, h.now.Unix(), from, truncate("rejected: internal error: "+cause.Error(), 500))
+	if err != nil {
+		return Done, fmt.Errorf("pbem: setting a mail aside: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return Rejected, err // recorded before: apologised then, if at all
+	}
+	if err := h.apologize(); err != nil {
+		return Done, fmt.Errorf("pbem: setting a mail aside: %w", err)
+	}
+	if err := h.flush(); err != nil {
+		return Done, fmt.Errorf("pbem: setting a mail aside: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Done, fmt.Errorf("pbem: setting a mail aside: commit: %w", err)
+	}
+	return Rejected, nil
+}
+
+// apologize queues the apology for a mail set aside, when its sender may
+// be answered at all: not automatic mail, not a sender who fails the
+// operator's authentication check or whom the operator blocked.
+func (h *handling) apologize() error {
+	if h.msg == nil || h.msg.From == "" || h.msg.Auto || !h.authenticated() {
+		return nil
+	}
+	if blocked, err := h.senderBlocked(); err != nil || blocked {
+		return err
+	}
+	return h.errorReply(h.msg.From, "your mail could not be handled", apologyText, nil, 0)
 }
 
 func truncate(s string, n int) string {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"icepost/pbem/mailerr"
 )
 
 // SMTPConfig says where and how to submit outgoing mail.
@@ -78,13 +80,11 @@ func (e *SendError) Unwrap() error { return e.Err }
 // Temporary reports whether a retry may succeed.
 func (e *SendError) Temporary() bool { return e.Temp }
 
-// IsTemporary reports whether err (from Send) is worth retrying: any error
-// with a Temporary method in its chain that says so. Errors without one,
-// such as a cancelled context, are not.
-func IsTemporary(err error) bool {
-	var t interface{ Temporary() bool }
-	return errors.As(err, &t) && t.Temporary()
-}
+// IsTemporary reports whether err (from Send) is worth retrying. It is
+// mailerr.IsTemporary, the one decision the daemon makes too: a
+// *SendError says so itself, and a cancelled context is temporary (the
+// message was not refused, only not sent yet).
+func IsTemporary(err error) bool { return mailerr.IsTemporary(err) }
 
 // classify wraps err in a *SendError.
 func classify(err error) error {
@@ -94,7 +94,8 @@ func classify(err error) error {
 	}
 	var serr *smtp.SMTPError
 	if errors.As(err, &serr) {
-		return &SendError{Code: serr.Code, Temp: serr.Code/100 != 5, Err: err}
+		// 4xx: try again later; 5xx: refused for good (mailerr).
+		return &SendError{Code: serr.Code, Temp: mailerr.IsTemporary(serr), Err: err}
 	}
 	// Anything else went wrong on the way (dial, TLS, reset connection,
 	// timeout): the message may go through later.
