@@ -107,10 +107,10 @@ func (r *replayer) run() (*Game, error) {
 	// Options one at a time, so that an error points at the tag that
 	// caused it.
 	opts := rules.Options{Seats: r.seats}
-	if _, err := game.Start(opts); err != nil {
+	start, err := game.Start(opts)
+	if err != nil {
 		return nil, r.fail(r.tagPos("Player"+strconv.Itoa(r.seats)), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
 	}
-	start, err := game.Start(opts)
 	for _, name := range rules.OptionNames {
 		v, ok := rec.Tag(name)
 		if !ok {

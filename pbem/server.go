@@ -343,8 +343,6 @@ type handling struct {
 	msg *mailread.Message
 	now time.Time
 	out []*outMail
-	// errorReply is set when an error reply is queued, for the rate limit.
-	errorReplies int
 }
 
 // send queues a mail.
