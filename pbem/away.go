@@ -110,7 +110,7 @@ func (h *handling) vacation(arg string) error {
 			if i+1 == me {
 				continue
 			}
-			m := h.threadMail(g, i+1, token{})
+			m := h.threadMail(g, i+1, replyToken{})
 			m.Text = fmt.Sprintf("%s is on vacation until %s: their clock in this game is paused until then. Your own clock runs as usual.\n", g.seats[me-1].name, when(end))
 			h.send(m)
 		}
@@ -160,7 +160,7 @@ func (h *handling) announceReturn(addr string, asked bool) error {
 			if i+1 == me {
 				continue
 			}
-			m := h.threadMail(g, i+1, token{})
+			m := h.threadMail(g, i+1, replyToken{})
 			m.Text = fmt.Sprintf("%s is back from vacation: their clock in this game runs again.\n", g.seats[me-1].name)
 			h.send(m)
 		}
@@ -206,7 +206,7 @@ func (h *handling) digestCommand(arg string) error {
 // undo is a request to take back the last move: the player who made it
 // asks, every other player must reply "undo" too, and a move by anyone
 // cancels the request.
-func (h *handling) undo(tok *token) error {
+func (h *handling) undo(tok *replyToken) error {
 	g, seatNo, err := h.gameFor(tok, statusActive)
 	if err != nil {
 		return err

@@ -118,7 +118,7 @@ func (g *benchGames) move(b *testing.B) {
 	g.seed++
 	m := moves[(g.seed*7)%len(moves)]
 	seat := g.s.ToMove()
-	tok := token{kind: 'm', game: g.id, seat: seat, ply: g.ply}.sign(w.srv.Secret)
+	tok := replyToken{kind: 'm', game: g.id, seat: seat, ply: g.ply}.sign(w.srv.Secret)
 	from := []string{"", "ada", "bob"}[seat]
 	w.deliver(w.write(from, w.srv.plusAddress(tok), "Re: game", "", g.s.FormatMove(m)))
 	next, err := g.s.Play(m)
@@ -139,7 +139,7 @@ func (g *benchGames) newGame(b *testing.B) {
 	if err := w.srv.DB.QueryRow(`SELECT max(id) FROM pbem_games`).Scan(&g.id); err != nil {
 		b.Fatal(err)
 	}
-	tok := token{kind: 'i', game: g.id, seat: 2}.sign(w.srv.Secret)
+	tok := replyToken{kind: 'i', game: g.id, seat: 2}.sign(w.srv.Secret)
 	w.deliver(w.write("bob", w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
 	if _, err := w.d.ProcessInbox(w.ctx); err != nil {
 		b.Fatal(err)
@@ -176,7 +176,7 @@ func BenchmarkMailMemory(b *testing.B) {
 	}
 	for i := 1; i <= n; i++ {
 		handle(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle "+w.sys.Address("bob")))
-		tok := token{kind: 'i', game: int64(i), seat: 2}.sign(w.srv.Secret)
+		tok := replyToken{kind: 'i', game: int64(i), seat: 2}.sign(w.srv.Secret)
 		handle(w.write("bob", w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
 	}
 	// The outbox would be sent by the daemon; here it is cleared so that
@@ -187,7 +187,7 @@ func BenchmarkMailMemory(b *testing.B) {
 	var heap uint64
 	for b.Loop() {
 		for id := int64(1); id <= int64(n); id += 100 {
-			tok := token{kind: 'm', game: id, seat: 1, ply: 0}.sign(w.srv.Secret)
+			tok := replyToken{kind: 'm', game: id, seat: 1, ply: 0}.sign(w.srv.Secret)
 			w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", "L@c3"))
 		}
 		if _, err := w.d.ProcessInbox(w.ctx); err != nil {

@@ -38,8 +38,8 @@ func (h *handling) dispatch() (string, error) {
 	if blocked, err := h.senderBlocked(); err != nil || blocked {
 		return "refused: the operator blocked this sender", err
 	}
-	tok, hasTok := h.findToken()
-	var tp *token
+	tok, hasTok := h.findReplyToken()
+	var tp *replyToken
 	if hasTok {
 		tp = &tok
 	}
@@ -73,7 +73,7 @@ func (h *handling) dispatch() (string, error) {
 	return strings.Join(done, "; "), nil
 }
 
-func (h *handling) command(cmd string, tok *token, comment string) error {
+func (h *handling) command(cmd string, tok *replyToken, comment string) error {
 	f := strings.Fields(cmd)
 	if len(f) == 0 {
 		return userErrorf(nil, "empty command")
@@ -162,7 +162,7 @@ func (h *handling) threadReply(m *outMail) {
 
 // gameFor finds the game a command is about: the token's, or the
 // sender's only game in one of the statuses given.
-func (h *handling) gameFor(tok *token, statuses ...string) (*game, int, error) {
+func (h *handling) gameFor(tok *replyToken, statuses ...string) (*game, int, error) {
 	if tok != nil {
 		g, err := h.loadGame(tok.game)
 		if errors.Is(err, errNoGame) {
@@ -212,7 +212,7 @@ func (h *handling) gameFor(tok *token, statuses ...string) (*game, int, error) {
 	return nil, 0, userErrorf(nil, "you have %d games; reply to the mail of the game you mean, so that I know which.", len(ids))
 }
 
-func (h *handling) move(tok *token, moveTok, comment string) error {
+func (h *handling) move(tok *replyToken, moveTok, comment string) error {
 	if tok == nil {
 		return userErrorf(nil, "I cannot tell which game your move %s is for: reply to the board mail of your game (keep its subject and address).", moveTok)
 	}
@@ -433,7 +433,7 @@ func (h *handling) challenge(args []string) error {
 			text = fmt.Sprintf("%s challenges you to a game of %s by mail: %s.\nYou would play seat %d.\n\nReply \"accept\" to play, or \"decline\".\n\n%s",
 				challenger, rg.Name(), g.title(), seatNo, rg.Info().Summary)
 		}
-		m := h.threadMail(g, seatNo, token{kind: 'i', game: g.id, seat: seatNo})
+		m := h.threadMail(g, seatNo, replyToken{kind: 'i', game: g.id, seat: seatNo})
 		m.Text = text
 		h.send(m)
 	}
@@ -446,7 +446,7 @@ func nameOf(addr string) string {
 	return local
 }
 
-func (h *handling) answer(tok *token, accept bool) error {
+func (h *handling) answer(tok *replyToken, accept bool) error {
 	g, seatNo, err := h.gameFor(tok, statusInvited)
 	if err != nil {
 		return err
@@ -460,7 +460,7 @@ func (h *handling) answer(tok *token, accept bool) error {
 			return err
 		}
 		for i := range g.seats {
-			m := h.threadMail(g, i+1, token{})
+			m := h.threadMail(g, i+1, replyToken{})
 			m.Text = fmt.Sprintf("%s declined: the game %s will not be played.\n", g.seats[seatNo-1].name, g.title())
 			h.send(m)
 		}
@@ -477,7 +477,7 @@ func (h *handling) answer(tok *token, accept bool) error {
 		}
 	}
 	if len(waiting) > 0 {
-		m := h.threadMail(g, seatNo, token{})
+		m := h.threadMail(g, seatNo, replyToken{})
 		m.Text = fmt.Sprintf("You accepted %s. Still waiting for: %s.\n", g.title(), strings.Join(waiting, ", "))
 		h.send(m)
 		return nil
@@ -490,7 +490,7 @@ func (h *handling) answer(tok *token, accept bool) error {
 	return nil
 }
 
-func (h *handling) board(tok *token) error {
+func (h *handling) board(tok *replyToken) error {
 	g, seatNo, err := h.gameFor(tok, statusActive)
 	if err != nil {
 		return err
@@ -501,7 +501,7 @@ func (h *handling) board(tok *token) error {
 	return nil
 }
 
-func (h *handling) history(tok *token) error {
+func (h *handling) history(tok *replyToken) error {
 	g, seatNo, err := h.gameFor(tok, statusActive, statusFinished)
 	if err != nil {
 		return err
@@ -514,7 +514,7 @@ func (h *handling) history(tok *token) error {
 	return nil
 }
 
-func (h *handling) resign(tok *token) error {
+func (h *handling) resign(tok *replyToken) error {
 	g, seatNo, err := h.gameFor(tok, statusActive)
 	if err != nil {
 		return err
@@ -559,7 +559,7 @@ func resignWinner(g *game, resigning int) int {
 	return winner
 }
 
-func (h *handling) draw(tok *token) error {
+func (h *handling) draw(tok *replyToken) error {
 	g, seatNo, err := h.gameFor(tok, statusActive)
 	if err != nil {
 		return err
@@ -637,7 +637,7 @@ func (h *handling) listGames() error {
 	return nil
 }
 
-func (h *handling) help(tok *token) error {
+func (h *handling) help(tok *replyToken) error {
 	text := helpText()
 	if tok != nil {
 		if g, err := h.loadGame(tok.game); err == nil {

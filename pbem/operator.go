@@ -130,7 +130,7 @@ func (s *Server) CancelGame(ctx context.Context, id int64) error {
 			return "", err
 		}
 		for i := range g.seats {
-			m := h.threadMail(g, i+1, token{})
+			m := h.threadMail(g, i+1, replyToken{})
 			m.Text = fmt.Sprintf("The server's operator cancelled the game %s. It ends without a result and is not archived.\n", g.title())
 			h.send(m)
 		}

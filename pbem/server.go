@@ -411,27 +411,27 @@ func (h *handling) authenticated() bool {
 
 // findToken returns the first valid token the mail carries: in a plus
 // address, In-Reply-To, References (newest first), or the subject.
-func (h *handling) findToken() (token, bool) {
+func (h *handling) findReplyToken() (replyToken, bool) {
 	secret := h.s.Secret
 	for _, p := range h.msg.PlusParts {
-		if t, ok := parseToken(secret, p); ok {
+		if t, ok := parseReplyToken(secret, p); ok {
 			return t, true
 		}
 	}
-	if t, ok := tokenFromID(secret, h.msg.InReplyTo); ok {
+	if t, ok := replyTokenFromID(secret, h.msg.InReplyTo); ok {
 		return t, true
 	}
 	for i := len(h.msg.References) - 1; i >= 0; i-- {
-		if t, ok := tokenFromID(secret, h.msg.References[i]); ok {
+		if t, ok := replyTokenFromID(secret, h.msg.References[i]); ok {
 			return t, true
 		}
 	}
 	for _, tag := range h.msg.SubjectTags {
 		for _, f := range strings.Fields(tag) {
-			if t, ok := parseToken(secret, f); ok {
+			if t, ok := parseReplyToken(secret, f); ok {
 				return t, true
 			}
 		}
 	}
-	return token{}, false
+	return replyToken{}, false
 }

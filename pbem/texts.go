@@ -16,7 +16,7 @@ func (h *handling) subject(g *game, seatNo int) string {
 	}
 	s += ": " + strings.Join(names, " vs ")
 	if seatNo > 0 {
-		s += " [" + token{kind: 'g', game: g.id, seat: seatNo}.sign(h.s.Secret) + "]"
+		s += " [" + replyToken{kind: 'g', game: g.id, seat: seatNo}.sign(h.s.Secret) + "]"
 	}
 	return s
 }
@@ -28,9 +28,9 @@ func (h *handling) threadRoot(g *game, seatNo int) string {
 // threadMail is a mail to a seat in a game's thread; with a token (kind
 // not 0) the reply address and Message-ID carry it, else the seat's
 // thread token.
-func (h *handling) threadMail(g *game, seatNo int, tok token) *outMail {
+func (h *handling) threadMail(g *game, seatNo int, tok replyToken) *outMail {
 	if tok.kind == 0 {
-		tok = token{kind: 'g', game: g.id, seat: seatNo}
+		tok = replyToken{kind: 'g', game: g.id, seat: seatNo}
 	}
 	signed := tok.sign(h.s.Secret)
 	root := h.threadRoot(g, seatNo)
@@ -50,7 +50,7 @@ func (h *handling) threadMail(g *game, seatNo int, tok token) *outMail {
 func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 	var m *outMail
 	if seatNo > 0 {
-		m = h.threadMail(g, seatNo, token{kind: 'm', game: g.id, seat: seatNo, ply: g.ply()})
+		m = h.threadMail(g, seatNo, replyToken{kind: 'm', game: g.id, seat: seatNo, ply: g.ply()})
 	} else {
 		m = &outMail{To: to, ReplyTo: h.s.Address, Subject: h.subject(g, 0)}
 	}

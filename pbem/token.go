@@ -8,8 +8,10 @@ import (
 	"strings"
 )
 
-// A token ties a mail to a game, a seat and (for board mails) a ply, so
-// that a reply can be checked without trusting its From line. It is an
+// A replyToken ties a mail to a game, a seat and (for board mails) a ply,
+// so that a reply can be checked without trusting its From line: it
+// authorises a seat. (A move token, what a player writes to name a move,
+// is another thing: a string the game decodes; see notation and rules.) It is an
 // HMAC-SHA256 with the server's secret, cut to 80 bits and written in
 // lower-case base32:
 //
@@ -20,7 +22,7 @@ import (
 // It travels in the Reply-To address (games+TOKEN@host), in the
 // Message-ID (<TOKEN.random@host>, so it survives in References) and, as
 // the g form, in the subject.
-type token struct {
+type replyToken struct {
 	kind byte // 'm', 'i' or 'g'
 	game int64
 	seat int
@@ -31,7 +33,7 @@ const macLen = 16 // base32 characters: 80 bits
 
 var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
 
-func (t token) body() string {
+func (t replyToken) body() string {
 	s := string(t.kind) + strconv.FormatInt(t.game, 10) + "-" + strconv.Itoa(t.seat)
 	if t.kind == 'm' {
 		s += "-" + strconv.Itoa(t.ply)
@@ -46,56 +48,56 @@ func mac(secret []byte, body string) string {
 }
 
 // sign writes the token with its MAC.
-func (t token) sign(secret []byte) string {
+func (t replyToken) sign(secret []byte) string {
 	b := t.body()
 	return b + "-" + mac(secret, b)
 }
 
 // parseToken reads and checks a token; ok is false for anything that is
 // not a well-formed token with a valid MAC.
-func parseToken(secret []byte, s string) (token, bool) {
+func parseReplyToken(secret []byte, s string) (replyToken, bool) {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if len(s) < 4 || len(s) > 64 {
-		return token{}, false
+		return replyToken{}, false
 	}
 	i := strings.LastIndexByte(s, '-')
 	if i < 0 {
-		return token{}, false
+		return replyToken{}, false
 	}
 	body, sum := s[:i], s[i+1:]
 	parts := strings.Split(body[1:], "-")
-	t := token{kind: body[0]}
+	t := replyToken{kind: body[0]}
 	want := 2
 	if t.kind == 'm' {
 		want = 3
 	} else if t.kind != 'i' && t.kind != 'g' {
-		return token{}, false
+		return replyToken{}, false
 	}
 	if len(parts) != want {
-		return token{}, false
+		return replyToken{}, false
 	}
 	var nums [3]int64
 	for k, p := range parts {
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 0 || strconv.FormatInt(n, 10) != p {
-			return token{}, false
+			return replyToken{}, false
 		}
 		nums[k] = n
 	}
 	t.game, t.seat, t.ply = nums[0], int(nums[1]), int(nums[2])
 	if t.seat < 1 || t.seat > 4 || t.body() != body {
-		return token{}, false
+		return replyToken{}, false
 	}
 	if !hmac.Equal([]byte(sum), []byte(mac(secret, body))) {
-		return token{}, false
+		return replyToken{}, false
 	}
 	return t, true
 }
 
 // tokenFromID finds a token in a Message-ID we wrote: TOKEN.random@host.
-func tokenFromID(secret []byte, id string) (token, bool) {
+func replyTokenFromID(secret []byte, id string) (replyToken, bool) {
 	id = strings.Trim(id, "<> ")
 	local, _, _ := strings.Cut(id, "@")
 	tok, _, _ := strings.Cut(local, ".")
-	return parseToken(secret, tok)
+	return parseReplyToken(secret, tok)
 }
