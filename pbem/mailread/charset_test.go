@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emersion/go-message"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
 )
@@ -145,5 +146,13 @@ func TestSingleByteSamplesComplete(t *testing.T) {
 		if !sampled[name] {
 			t.Errorf("%s has no sample in singleByteSamples", name)
 		}
+	}
+}
+
+// The package decodes charsets itself: nothing it links in (such as
+// go-message/charset) sets go-message's process-wide CharsetReader.
+func TestNoGlobalCharsetReader(t *testing.T) {
+	if message.CharsetReader != nil {
+		t.Error("go-message's CharsetReader is set")
 	}
 }
