@@ -2,7 +2,6 @@ package mailread
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -42,9 +41,4 @@ func checkGolden(t *testing.T, path, got string) {
 		}
 	}
 	t.Errorf("output differs from %s", path)
-}
-
-// goldenSection writes one named section of a golden file.
-func goldenSection(b *strings.Builder, name, text string) {
-	fmt.Fprintf(b, "=== %s\n%s\n", name, text)
 }
