@@ -106,6 +106,24 @@ var htmlGoldenCases = []struct{ name, in string }{
 	{"end tag attributes", "<p>a</p class=x>b"},
 	{"many attributes", "<div " + strings.Repeat("a=b ", 70) + "class=gmail_quote>theirs</div>mine"},
 	{"deep nesting", strings.Repeat("<div>", 300) + "deep" + strings.Repeat("</div>", 300)},
+
+	// Where an HTML5 tokenizer reads differently from a simple scanner.
+	{"self-closed script", "a<script src=x/>&amp;<p>b</p></script>c"},
+	{"self-closed style", "a<style/>b</style>c"},
+	{"script double escape", "<script><!--<script>x</script>y</script>-->z</script>after"},
+	{"raw end tag prefix", "<script>x</scriptx>y</script>z"},
+	{"style in quote", "mine<blockquote><style>p{}</style>theirs</blockquote>after"},
+	{"unclosed title in quote", "mine<blockquote><title>t</blockquote>after"},
+	{"lt in script in head", "<head><script>for(i=0;i<head.length;i++){}</script></head>body"},
+	{"entity across comment", "&#x41<!-- -->a &am<!-- -->p; &#x41<?x>a"},
+	{"end tag then lt", "a</<hr>b"},
+	{"end tag at the end", "a</"},
+	{"equals before attribute", "a<p ='x>'>b</p>c"},
+	{"xml with comment", "<xml><!-- </xml> --></xml>after"},
+	{"iframe content", "a<iframe><p>b</p></iframe>c"},
+	{"xmp content", "<xmp><b>x</b></xmp>"},
+	{"one-digit references", "a&#9 b&#9;c&#6"},
+	{"unclosed quote block at the end", "mine<blockquote"},
 }
 
 // htmlPart is one text/html body found in a fixture, already made UTF-8.
