@@ -9,34 +9,19 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
 )
 
 // The package decodes the charsets that mail to a games server mostly uses
-// by itself: UTF-8, UTF-16 and the common single-byte sets (tables in
-// charmaps.go, made from golang.org/x/text). Every other charset a mail
-// client may name (Shift_JIS, GB18030, Big5, EUC-KR, ISO-2022-JP, ...)
-// goes through golang.org/x/text's WHATWG index, as go-message/charset
-// would do, but without setting go-message's process-wide CharsetReader.
+// by itself: UTF-8, UTF-16 and the common single-byte sets (named in
+// charmaps.go, decoded with golang.org/x/text's charmap). Every other
+// charset a mail client may name (Shift_JIS, GB18030, Big5, EUC-KR,
+// ISO-2022-JP, ...) goes through golang.org/x/text's WHATWG index, as
+// go-message/charset would do, but without setting go-message's
+// process-wide CharsetReader.
 // A charset nobody knows is read as UTF-8 when it is valid UTF-8, else as
 // windows-1252; the commands are ASCII either way.
-
-var singleByte = map[string]*[128]rune{
-	"windows-1250": &windows1250, "cp1250": &windows1250, "x-cp1250": &windows1250,
-	"windows-1251": &windows1251, "cp1251": &windows1251, "x-cp1251": &windows1251,
-	"windows-1252": &windows1252, "cp1252": &windows1252, "x-cp1252": &windows1252,
-	// WHATWG (and every mail client) reads Latin-1 as windows-1252.
-	"iso-8859-1": &windows1252, "iso8859-1": &windows1252, "iso_8859-1": &windows1252,
-	"latin1": &windows1252, "latin-1": &windows1252, "l1": &windows1252,
-	"iso-8859-2": &iso88592, "iso8859-2": &iso88592, "iso_8859-2": &iso88592, "latin2": &iso88592,
-	"iso-8859-5": &iso88595, "iso8859-5": &iso88595, "iso_8859-5": &iso88595,
-	"iso-8859-15": &iso885915, "iso8859-15": &iso885915, "iso_8859-15": &iso885915, "latin-9": &iso885915,
-	"koi8-r": &koi8r, "koi8r": &koi8r,
-	"koi8-u": &koi8u, "koi8u": &koi8u,
-	"ibm866": &cp866, "cp866": &cp866,
-	"ibm850": &cp850, "cp850": &cp850,
-	"macintosh": &macintosh, "mac": &macintosh, "x-mac-roman": &macintosh,
-}
 
 // decodeCharset converts b from the named charset to valid UTF-8. known
 // reports whether the charset was one the package knows.
@@ -49,7 +34,7 @@ func decodeCharset(name string, b []byte) (s string, known bool) {
 		if utf8.Valid(b) {
 			return string(b), true
 		}
-		return fromSingleByte(&windows1252, b), true
+		return fromSingleByte(charmap.Windows1252, b), true
 	case "utf-8", "utf8", "unicode-1-1-utf-8", "x-unicode20utf8":
 		return strings.ToValidUTF8(string(b), "\uFFFD"), true
 	case "utf-16", "utf-16le", "utf-16be", "ucs-2":
@@ -66,20 +51,7 @@ func decodeCharset(name string, b []byte) (s string, known bool) {
 	if utf8.Valid(b) {
 		return string(b), false
 	}
-	return fromSingleByte(&windows1252, b), false
-}
-
-func fromSingleByte(t *[128]rune, b []byte) string {
-	var sb strings.Builder
-	sb.Grow(len(b) + len(b)/8)
-	for _, c := range b {
-		if c < 0x80 {
-			sb.WriteByte(c)
-		} else {
-			sb.WriteRune(t[c-0x80])
-		}
-	}
-	return sb.String()
+	return fromSingleByte(charmap.Windows1252, b), false
 }
 
 func fromUTF16(name string, b []byte) string {

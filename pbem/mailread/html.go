@@ -1,8 +1,9 @@
 package mailread
 
 import (
-	"html"
 	"strings"
+
+	"golang.org/x/net/html"
 )
 
 // htmlText makes plain text from an HTML body, the way a reader sees it:
@@ -14,21 +15,25 @@ import (
 // divRplyFwdMsg, OLK_SRC_BODY_SECTION) end the text. <style>, <script>,
 // <head> and the like are dropped.
 //
-// It is a small hand-written scanner, not a full HTML parser: it is linear
-// in the input and never fails.
+// The markup is read by golang.org/x/net/html's tokenizer (HTML5
+// tokenization, no tree building: elements are not closed or reopened
+// the way a browser's parser would), so it is linear in the input and
+// never fails.
 func htmlText(s string) string {
+	z := html.NewTokenizer(strings.NewReader(s))
 	var out strings.Builder
-	var text strings.Builder // pending character data, not yet decoded
+	var text strings.Builder // pending character data, entities decoded
 	pre := 0
 	skipName, skipDepth := "", 0 // inside an element being dropped
+	rawName := ""                // inside a raw-text element: up to its end tag
 
 	flushText := func() {
 		if text.Len() == 0 {
 			return
 		}
-		t := html.UnescapeString(text.String())
+		t := text.String()
 		text.Reset()
-		if skipDepth > 0 {
+		if skipDepth > 0 || rawName != "" {
 			return
 		}
 		if pre > 0 {
@@ -53,42 +58,37 @@ func htmlText(s string) string {
 		}
 	}
 
-	for i := 0; i < len(s); {
-		if s[i] != '<' {
-			j := strings.IndexByte(s[i:], '<')
-			if j < 0 {
-				j = len(s) - i
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken: // the end, or a tag cut short by it
+			flushText()
+			return finishHTML(out.String())
+		case html.TextToken:
+			if rawName == "" {
+				text.Write(z.Text())
 			}
-			text.WriteString(s[i : i+j])
-			i += j
+			continue
+		case html.CommentToken, html.DoctypeToken:
+			// Text on both sides of a comment is one run, as for a reader.
 			continue
 		}
-		// Comments, doctype, processing instructions, CDATA.
-		if strings.HasPrefix(s[i:], "<!--") {
-			j := strings.Index(s[i+4:], "-->")
-			if j < 0 {
-				break
-			}
-			i += 4 + j + 3
-			continue
+		t := readTag(z, tt)
+		if !t.end && (notRaw[t.name] || t.selfClose || rawName != "") {
+			// What follows is markup, as it was before the tokenizer,
+			// which would take it as raw text: after <iframe>, <xmp> and
+			// the like, after a self-closed <script/> or <style/>, and
+			// inside <template> and <xml> (their first end tag ends them).
+			z.NextIsNotRawText()
 		}
-		if i+1 < len(s) && (s[i+1] == '!' || s[i+1] == '?') {
-			j := strings.IndexByte(s[i:], '>')
-			if j < 0 {
-				break
-			}
-			i += j + 1
-			continue
-		}
-		t, n := scanTag(s[i:])
-		if n == 0 { // not a tag: a literal '<'
-			text.WriteByte('<')
-			i++
-			continue
-		}
-		i += n
 		flushText()
 
+		if rawName != "" {
+			if t.end && t.name == rawName {
+				rawName = ""
+			}
+			continue
+		}
 		if skipDepth > 0 {
 			if t.name == skipName && !t.selfClose {
 				if t.end {
@@ -115,19 +115,9 @@ func htmlText(s string) string {
 		}
 		switch t.name {
 		case "script", "style", "title", "textarea", "template", "noscript", "xml":
-			// Raw text: jump to the end tag.
+			// Raw text, or content nobody reads: drop it up to the end tag.
 			if !t.selfClose {
-				j := indexFold(s[i:], "</"+t.name)
-				if j < 0 {
-					i = len(s)
-				} else {
-					i += j
-					if k := strings.IndexByte(s[i:], '>'); k >= 0 {
-						i += k + 1
-					} else {
-						i = len(s)
-					}
-				}
+				rawName = t.name
 			}
 			continue
 		case "head":
@@ -159,8 +149,6 @@ func htmlText(s string) string {
 			out.WriteByte(' ')
 		}
 	}
-	flushText()
-	return finishHTML(out.String())
 }
 
 func finishHTML(s string) string {
@@ -182,11 +170,11 @@ func classify(t tag) htmlClass {
 	if t.name == "blockquote" {
 		return htmlQuote
 	}
-	switch strings.ToLower(t.attr("id")) {
+	switch strings.ToLower(t.id) {
 	case "divrplyfwdmsg", "olk_src_body_section", "appendonsend", "zwchr", "stopspelling":
 		return htmlCut
 	}
-	for _, c := range strings.Fields(strings.ToLower(t.attr("class"))) {
+	for _, c := range strings.Fields(strings.ToLower(t.class)) {
 		switch c {
 		case "gmail_quote", "gmail_quote_container", "yahoo_quoted", "protonmail_quote",
 			"zmail_extra", "x_gmail_quote", "ecxgmail_quote", "quote", "mailru-quote", "yandex_quote":
@@ -199,7 +187,7 @@ func classify(t tag) htmlClass {
 		}
 	}
 	if t.name == "div" || t.name == "p" {
-		style := strings.ToLower(t.attr("style"))
+		style := strings.ToLower(t.style)
 		if strings.Contains(style, "border-top") && strings.Contains(style, "solid") &&
 			!strings.Contains(style, "border-top:none") {
 			return htmlCut
@@ -223,101 +211,38 @@ var voidTag = map[string]bool{
 	"track": true, "wbr": true,
 }
 
+// notRaw are the elements whose content the HTML5 tokenizer reads as raw
+// text but htmlText reads as markup, as it always has.
+var notRaw = map[string]bool{"iframe": true, "noembed": true, "noframes": true, "plaintext": true, "xmp": true}
+
+// tag is a start or end tag with the attributes classify looks at.
 type tag struct {
-	name      string
-	end       bool
-	selfClose bool
-	attrs     []string // name, value, name, value ...
+	name             string
+	end, selfClose   bool
+	id, class, style string
 }
 
-func (t tag) attr(name string) string {
-	for i := 0; i+1 < len(t.attrs); i += 2 {
-		if t.attrs[i] == name {
-			return t.attrs[i+1]
+// readTag reads the current tag token of z.
+func readTag(z *html.Tokenizer, tt html.TokenType) tag {
+	name, more := z.TagName()
+	t := tag{name: string(name), end: tt == html.EndTagToken, selfClose: tt == html.SelfClosingTagToken}
+	for more {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		// The tokenizer keeps the first of repeated attributes.
+		switch string(k) {
+		case "id":
+			t.id = string(v)
+		case "class":
+			t.class = string(v)
+		case "style":
+			t.style = string(v)
 		}
 	}
-	return ""
+	return t
 }
 
-// scanTag reads one tag at the start of s (which begins with '<'). It
-// returns n == 0 when s does not start a tag (e.g. "a < b").
-func scanTag(s string) (t tag, n int) {
-	i := 1
-	if i < len(s) && s[i] == '/' {
-		t.end = true
-		i++
-	}
-	start := i
-	for i < len(s) && (isAlnum(s[i]) || s[i] == ':' || s[i] == '-' || s[i] == '_') {
-		i++
-	}
-	if i == start || !isAlpha(s[start]) {
-		return tag{}, 0
-	}
-	t.name = strings.ToLower(s[start:i])
-	// Attributes, up to the closing '>' outside quotes.
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == '>':
-			return t, i + 1
-		case c == '/':
-			t.selfClose = true
-			i++
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			i++
-		default:
-			t.selfClose = false
-			ns := i
-			for i < len(s) && s[i] != '=' && s[i] != '>' && s[i] != '/' && !isSpace(s[i]) {
-				i++
-			}
-			name := strings.ToLower(s[ns:i])
-			for i < len(s) && isSpace(s[i]) {
-				i++
-			}
-			val := ""
-			if i < len(s) && s[i] == '=' {
-				i++
-				for i < len(s) && isSpace(s[i]) {
-					i++
-				}
-				if i < len(s) && (s[i] == '"' || s[i] == '\'') {
-					q := s[i]
-					j := strings.IndexByte(s[i+1:], q)
-					if j < 0 {
-						return t, len(s)
-					}
-					val = s[i+1 : i+1+j]
-					i += j + 2
-				} else {
-					vs := i
-					for i < len(s) && !isSpace(s[i]) && s[i] != '>' {
-						i++
-					}
-					val = s[vs:i]
-				}
-			}
-			if len(t.attrs) < 64 {
-				t.attrs = append(t.attrs, name, html.UnescapeString(val))
-			}
-		}
-	}
-	return t, len(s)
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+// ASCII character classes, for the command and signature matchers.
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isAlnum(c byte) bool { return isAlpha(c) || isDigit(c) }
-
-// indexFold is strings.Index for an ASCII needle, ignoring case.
-func indexFold(s, needle string) int {
-	n := len(needle)
-	for i := 0; i+n <= len(s); i++ {
-		if strings.EqualFold(s[i:i+n], needle) {
-			return i
-		}
-	}
-	return -1
-}
