@@ -88,7 +88,7 @@ func TestSingleByteCharsets(t *testing.T) {
 					}
 					raw := "From: ada@example.org\r\nSubject: Re: game\r\n" +
 						"Content-Type: text/plain; charset=" + strings.TrimSpace(spelled) + "\r\n\r\n" + body
-					m, err := Read(strings.NewReader(raw))
+					m, err := Read(strings.NewReader(raw), grammar)
 					if err != nil {
 						t.Fatal(err)
 					}
