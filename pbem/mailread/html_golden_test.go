@@ -204,7 +204,7 @@ func htmlTextGolden(b *strings.Builder, name, in string) {
 		fmt.Fprintf(b, "%q\n", l)
 	}
 	for _, body := range []string{in, "<div>c3xe5</div>" + in} {
-		m, err := Read(strings.NewReader("From: a@b.example\nContent-Type: text/html; charset=utf-8\n\n" + body), grammar)
+		m, err := Read(strings.NewReader("From: a@b.example\nContent-Type: text/html; charset=utf-8\n\n"+body), grammar)
 		if err != nil {
 			fmt.Fprintf(b, "--- Read: %v\n", err)
 			continue
