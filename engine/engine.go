@@ -1,0 +1,443 @@
+// Package engine is icepost's computer opponent. It plays every game
+// through the rules.State interface alone (the legal moves, playing one,
+// the outcome and the scores), so that a new game gets an opponent the day
+// it is registered.
+//
+// The search is Monte Carlo tree search with the UCT rule: from the
+// position to move, it grows a tree one node per iteration, choosing
+// children by their results so far plus a bonus for the little-tried,
+// plays the rest of the game at random from the new node (cut off after
+// a bound, and then judged by the scores where the game keeps scores), and
+// counts the result for the seat that moved into each node on the way
+// back. Games of three and four seats are searched the same way: each node
+// keeps the results of the seat that moved into it (max^n in the tree).
+//
+// Strength comes from the number of playouts: a Level sets how many, a
+// time budget and a context bound how long, and MaxNodes bounds memory
+// (past it the tree stops growing and the iterations only refine the
+// nodes it has). On several cores each core grows a tree of its own from
+// its own seed and the root's visit counts are summed (root
+// parallelization: no locks, and with a seed the same moves come out
+// whenever the time budget is not what stopped the search). A Player
+// keeps its trees between moves and reuses the part below the position it
+// is asked about next.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+
+	"icepost/rules"
+)
+
+// Levels go from 1, a beginner, to MaxLevel, the strongest.
+const MaxLevel = 5
+
+// The search's size per level, per core: at least base[level] playouts,
+// and at least perMove[level] for each legal move, so that a position with
+// many moves (Pikemen's opening has 120) is not judged from one playout a
+// move. Each level plays four times the playouts of the one below it.
+var (
+	base    = [MaxLevel + 1]int{0, 60, 240, 960, 3840, 15360}
+	perMove = [MaxLevel + 1]int{0, 2, 8, 32, 128, 512}
+)
+
+// iterations is the number of playouts per tree for a level and a position
+// with moves legal moves.
+func iterations(level, moves int) int { return max(base[level], perMove[level]*moves) }
+
+// Config says how a Player searches. The zero value of each field but
+// Level means its default.
+type Config struct {
+	// Level is 1 (a beginner) to MaxLevel (the strongest).
+	Level int
+	// Seed makes the moves repeatable: the same seed, level, workers and
+	// positions give the same moves, unless MoveTime or the context cut a
+	// search short.
+	Seed uint64
+	// MoveTime bounds the time one move may take; default 5 seconds.
+	MoveTime time.Duration
+	// MaxNodes bounds each tree's size; default 200,000 nodes.
+	MaxNodes int
+	// Workers is the number of trees grown at once; default the number of
+	// cores Go may use (GOMAXPROCS).
+	Workers int
+	// Cutoff is how many plies a playout plays before the position is
+	// judged by its scores; default 100.
+	Cutoff int
+}
+
+// ErrLevel is returned for a level outside 1..MaxLevel.
+var ErrLevel = errors.New("engine: no such level")
+
+// Player chooses moves. It keeps its trees between moves, so a Player
+// belongs to one game; it is not safe for use by several goroutines.
+type Player struct {
+	cfg   Config
+	trees []*tree
+}
+
+// New returns a Player for cfg.
+func New(cfg Config) (*Player, error) {
+	if cfg.Level < 1 || cfg.Level > MaxLevel {
+		return nil, fmt.Errorf("%w: level %d (levels go from 1 to %d)", ErrLevel, cfg.Level, MaxLevel)
+	}
+	if cfg.MoveTime <= 0 {
+		cfg.MoveTime = 5 * time.Second
+	}
+	if cfg.MaxNodes <= 0 {
+		cfg.MaxNodes = 200_000
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Cutoff <= 0 {
+		cfg.Cutoff = 100
+	}
+	p := &Player{cfg: cfg}
+	for w := range cfg.Workers {
+		p.trees = append(p.trees, &tree{
+			rng:      rand.New(rand.NewPCG(cfg.Seed, uint64(w)+1)),
+			maxNodes: cfg.MaxNodes,
+			cutoff:   cfg.Cutoff,
+		})
+	}
+	return p, nil
+}
+
+// Choice is the move a search chose and what it learnt.
+type Choice struct {
+	Move rules.Move
+	// Win is the chance the search gives the seat to move of winning
+	// after the move, from 0 to 1 (a draw counts as a share).
+	Win float64
+	// Playouts is the number of iterations of this search (all trees).
+	Playouts int
+	// Nodes is the number of nodes in the trees after it.
+	Nodes int
+	// Stopped says the time budget or the context ended the search before
+	// the level's number of iterations.
+	Stopped bool
+}
+
+// Move searches s and returns the move to play. s must not be over. The
+// search ends after the level's iterations, at the time budget, or when
+// ctx ends; in the last case Move still returns the best move found, with
+// ctx's error only when not a single iteration ran.
+func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
+	if s.Outcome().Over || s.ToMove() == 0 {
+		return Choice{}, rules.ErrGameOver
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
+	defer cancel()
+	legal := s.Moves(nil)
+	want := iterations(p.cfg.Level, len(legal))
+	var wg sync.WaitGroup
+	for _, t := range p.trees {
+		t.reroot(s)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.search(ctx, want)
+		}()
+	}
+	wg.Wait()
+
+	// Sum the root's children over the trees, in the order of the legal
+	// moves, and take the most visited; on a tie the better result, then
+	// the first.
+	visits := make([]float64, len(legal))
+	reward := make([]float64, len(legal))
+	c := Choice{}
+	for _, t := range p.trees {
+		c.Playouts += t.ran
+		c.Nodes += t.nodes
+		c.Stopped = c.Stopped || t.ran < want
+		for _, ch := range t.root.children {
+			for i, m := range legal {
+				if m == ch.move {
+					visits[i] += ch.visits
+					reward[i] += ch.reward
+					break
+				}
+			}
+		}
+	}
+	if c.Playouts == 0 {
+		if err := ctx.Err(); err != nil {
+			return Choice{}, err
+		}
+	}
+	best := 0
+	for i := range legal {
+		if visits[i] > visits[best] || visits[i] == visits[best] && visits[i] > 0 && reward[i]/visits[i] > reward[best]/visits[best] {
+			best = i
+		}
+	}
+	c.Move = legal[best]
+	if visits[best] > 0 {
+		c.Win = reward[best] / visits[best]
+	}
+	for _, t := range p.trees {
+		t.keep(c.Move)
+	}
+	return c, nil
+}
+
+// tree is one worker's search tree.
+type tree struct {
+	root     *node
+	rng      *rand.Rand
+	maxNodes int
+	cutoff   int
+	nodes    int // nodes in the tree
+	ran      int // iterations of the last search
+
+	buf    []rules.Move // scratch for playouts
+	reward []float64    // scratch: a playout's result, per seat
+}
+
+// node is a position in the tree.
+type node struct {
+	state    rules.State
+	move     rules.Move // the move that led here
+	mover    int        // the seat that played it (0 at the root)
+	parent   *node
+	children []*node
+	untried  []rules.Move // legal moves not expanded yet, in a random order
+	visits   float64
+	reward   float64 // the sum of the results of mover
+}
+
+func (t *tree) newNode(s rules.State, parent *node, m rules.Move, mover int) *node {
+	n := &node{state: s, parent: parent, move: m, mover: mover}
+	if !s.Outcome().Over {
+		n.untried = s.Moves(nil)
+		t.rng.Shuffle(len(n.untried), func(i, j int) { n.untried[i], n.untried[j] = n.untried[j], n.untried[i] })
+	}
+	t.nodes++
+	return n
+}
+
+// reroot makes s the root: the node of s below the old root when the tree
+// holds it (found within a round of moves), else a new tree.
+func (t *tree) reroot(s rules.State) {
+	code := s.Code()
+	if t.root != nil {
+		if n := find(t.root, code, s.Options().Seats); n != nil {
+			n.parent = nil
+			t.root = n
+			t.nodes = count(n)
+			return
+		}
+	}
+	t.nodes = 0
+	t.root = t.newNode(s, nil, rules.Move{}, 0)
+}
+
+// keep drops every child of the root but the one of move m, once it has
+// been chosen, so that the tree keeps only what can still be reused.
+func (t *tree) keep(m rules.Move) {
+	for _, ch := range t.root.children {
+		if ch.move == m {
+			t.root.children = []*node{ch}
+			t.root.untried = nil
+			t.nodes = 1 + count(ch)
+			return
+		}
+	}
+}
+
+func find(n *node, code string, depth int) *node {
+	if n.state.Code() == code {
+		return n
+	}
+	if depth == 0 {
+		return nil
+	}
+	for _, ch := range n.children {
+		if f := find(ch, code, depth-1); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+func count(n *node) int {
+	c := 1
+	for _, ch := range n.children {
+		c += count(ch)
+	}
+	return c
+}
+
+// search runs up to want iterations, until ctx ends.
+func (t *tree) search(ctx context.Context, want int) {
+	t.ran = 0
+	seats := t.root.state.Options().Seats
+	if len(t.reward) != seats {
+		t.reward = make([]float64, seats)
+	}
+	for t.ran < want {
+		if t.ran%16 == 0 && ctx.Err() != nil {
+			return
+		}
+		t.iterate()
+		t.ran++
+	}
+}
+
+// exploration is the UCT constant for results between 0 and 1.
+const exploration = 1.0
+
+func (t *tree) iterate() {
+	// Selection: down the tree while every move of a node has a child.
+	n := t.root
+	for len(n.untried) == 0 && len(n.children) > 0 {
+		n = t.pick(n)
+	}
+	// Expansion: one new child, while the tree may grow.
+	if len(n.untried) > 0 && t.nodes < t.maxNodes {
+		m := n.untried[len(n.untried)-1]
+		n.untried = n.untried[:len(n.untried)-1]
+		next, err := n.state.Play(m)
+		if err != nil {
+			panic("engine: a legal move did not play: " + err.Error())
+		}
+		ch := t.newNode(next, n, m, n.state.ToMove())
+		n.children = append(n.children, ch)
+		n = ch
+	}
+	// Simulation and backpropagation.
+	t.playout(n.state)
+	for ; n != nil; n = n.parent {
+		n.visits++
+		if n.mover > 0 {
+			n.reward += t.reward[n.mover-1]
+		}
+	}
+}
+
+func (t *tree) pick(n *node) *node {
+	logN := math.Log(n.visits)
+	var best *node
+	bestV := math.Inf(-1)
+	for _, ch := range n.children {
+		v := ch.reward/ch.visits + exploration*math.Sqrt(logN/ch.visits)
+		if v > bestV {
+			best, bestV = ch, v
+		}
+	}
+	return best
+}
+
+// playout plays from s to the end or the cutoff and sets t.reward to each
+// seat's result. Each ply it draws a few legal moves at random and plays
+// the best of them for the seat to move: one that wins at once, else one
+// that gains the most points (games with scores), else the first drawn. A
+// playout that takes what is offered tells a good move from a bad one in
+// far fewer playouts than a blind one, in every game, without knowing any.
+func (t *tree) playout(s rules.State) {
+	for ply := 0; ply < t.cutoff; ply++ {
+		if s.Outcome().Over {
+			break
+		}
+		t.buf = s.Moves(t.buf[:0])
+		if len(t.buf) == 0 {
+			break
+		}
+		s = t.step(s, t.buf)
+	}
+	Result(s, t.reward)
+}
+
+// samples is how many moves a playout weighs at each ply.
+const samples = 4
+
+// step plays the best of a few random moves of s (see playout).
+func (t *tree) step(s rules.State, moves []rules.Move) rules.State {
+	mover := s.ToMove()
+	var before int
+	if sc := s.Scores(); sc != nil {
+		before = sc[mover-1]
+	}
+	var best rules.State
+	bestGain := math.MinInt
+	for k := 0; k < samples && len(moves) > 0; k++ {
+		i := t.rng.IntN(len(moves))
+		m := moves[i]
+		moves[i] = moves[len(moves)-1]
+		moves = moves[:len(moves)-1]
+		next := play(s, m)
+		if o := next.Outcome(); o.Over && o.Winner == mover {
+			return next
+		}
+		gain := 0
+		if sc := next.Scores(); sc != nil {
+			gain = sc[mover-1] - before
+		}
+		if gain > bestGain {
+			best, bestGain = next, gain
+		}
+	}
+	return best
+}
+
+// play plays a move known to be legal.
+func play(s rules.State, m rules.Move) rules.State {
+	if a, ok := s.(rules.LegalApplier); ok {
+		return a.ApplyLegal(m)
+	}
+	next, err := s.Play(m)
+	if err != nil {
+		panic("engine: a legal move did not play: " + err.Error())
+	}
+	return next
+}
+
+// Result sets r[i] to seat i+1's result in s, from 0 to 1: 1 for the
+// winner and 0 for the others when the game is over (a draw shares 1
+// among the seats); for a game not over, the seats with the highest score
+// share 1 (games with scores), or all share it (games without).
+func Result(s rules.State, r []float64) {
+	clear(r)
+	if o := s.Outcome(); o.Over {
+		if o.Winner > 0 {
+			r[o.Winner-1] = 1
+			return
+		}
+		share(r, nil)
+		return
+	}
+	sc := s.Scores()
+	if sc == nil {
+		share(r, nil)
+		return
+	}
+	best := sc[0]
+	for _, v := range sc {
+		best = max(best, v)
+	}
+	share(r, func(i int) bool { return sc[i] == best })
+}
+
+// share gives 1, split equally, to the seats that in says (all for nil).
+func share(r []float64, in func(int) bool) {
+	n := 0
+	for i := range r {
+		if in == nil || in(i) {
+			n++
+		}
+	}
+	for i := range r {
+		if in == nil || in(i) {
+			r[i] = 1 / float64(n)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"icepost/engine"
+	"icepost/rules"
+	"icepost/rules/counting"
+	"icepost/rules/games"
+	"icepost/rules/icesickle"
+)
+
+// midgame plays plies random moves from the start of g, for a position
+// with something to think about.
+func midgame(t testing.TB, g rules.Game, o rules.Options, plies int) rules.State {
+	t.Helper()
+	s, err := g.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := engine.NewRandom(3)
+	for range plies {
+		if s.Outcome().Over {
+			break
+		}
+		c, _ := r.Move(context.Background(), s)
+		s, _ = s.Play(c.Move)
+	}
+	return s
+}
+
+// TestLegal: every game, every seat count, a few moves at level 1 are
+// legal, and a chosen move's estimate is a probability.
+func TestLegal(t *testing.T) {
+	for _, g := range append(games.All(), counting.Game) {
+		for _, seats := range g.Info().Seats {
+			s := midgame(t, g, rules.Options{Seats: seats}, 6)
+			p, err := engine.New(engine.Config{Level: 1, Seed: 1, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 3 {
+				if s.Outcome().Over {
+					break
+				}
+				c, err := p.Move(context.Background(), s)
+				if err != nil {
+					t.Fatalf("%s/%d: %v", g.Name(), seats, err)
+				}
+				if !rules.IsLegal(s, c.Move) {
+					t.Fatalf("%s/%d: %s is not legal at %s", g.Name(), seats, s.FormatMove(c.Move), s.Code())
+				}
+				if c.Win < 0 || c.Win > 1 || c.Playouts == 0 {
+					t.Errorf("%s/%d: win %v after %d playouts", g.Name(), seats, c.Win, c.Playouts)
+				}
+				s, _ = s.Play(c.Move)
+			}
+		}
+	}
+}
+
+// TestSeed: the same seed gives the same moves, a game long; another
+// seed may not.
+func TestSeed(t *testing.T) {
+	play := func(seed uint64) []rules.Move {
+		start, _ := icesickle.Game.Start(rules.Options{})
+		a, _ := engine.New(engine.Config{Level: 1, Seed: seed, Workers: 2})
+		b, _ := engine.New(engine.Config{Level: 1, Seed: seed + 100, Workers: 2})
+		moves, _, err := engine.PlayGame(context.Background(), start, []engine.Mover{a, b}, 12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return moves
+	}
+	one, two := play(7), play(7)
+	if len(one) != len(two) {
+		t.Fatalf("%d moves, then %d", len(one), len(two))
+	}
+	for i := range one {
+		if one[i] != two[i] {
+			t.Fatalf("ply %d differs with the same seed", i+1)
+		}
+	}
+}
+
+// TestBudget: the time budget and the context stop a search that would
+// run long, and the move found is still legal; the node cap holds.
+func TestBudget(t *testing.T) {
+	s := midgame(t, icesickle.Game, rules.Options{}, 4)
+	p, _ := engine.New(engine.Config{Level: engine.MaxLevel, Seed: 1, Workers: 1, MoveTime: 50 * time.Millisecond, MaxNodes: 500})
+	c, err := p.Move(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Stopped || !rules.IsLegal(s, c.Move) {
+		t.Errorf("stopped %v, legal %v", c.Stopped, rules.IsLegal(s, c.Move))
+	}
+	if c.Nodes > 500 {
+		t.Errorf("%d nodes, cap 500", c.Nodes)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.Move(ctx, s); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled context: %v", err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	if _, err := engine.New(engine.Config{Level: 0}); !errors.Is(err, engine.ErrLevel) {
+		t.Errorf("level 0: %v", err)
+	}
+	if _, err := engine.New(engine.Config{Level: engine.MaxLevel + 1}); !errors.Is(err, engine.ErrLevel) {
+		t.Errorf("level 6: %v", err)
+	}
+	for _, bad := range []string{"bot:0", "bot:6", "bot", "human", ""} {
+		if _, err := engine.ParseSpec(bad); err == nil {
+			t.Errorf("ParseSpec(%q) accepted", bad)
+		}
+	}
+	p, _ := engine.New(engine.Config{Level: 1})
+	s := midgame(t, counting.Game, rules.Options{}, 20)
+	if _, err := p.Move(context.Background(), s); !errors.Is(err, rules.ErrGameOver) {
+		t.Errorf("a move in a finished game: %v", err)
+	}
+}
+
+// TestMatch: a short match rotates the seats, counts every game, and the
+// bot beats random at Counting, where playing +2 to reach 10 is plain.
+func TestMatch(t *testing.T) {
+	start, _ := counting.Game.Start(rules.Options{Seats: 2})
+	seen := map[int]bool{}
+	ts, err := engine.Match(context.Background(), start, []engine.Spec{"bot:2", "random"}, 10, 1, engine.Config{Workers: 1}, 100,
+		func(g int, seatOf []int, moves []rules.Move, final rules.State) error {
+			seen[seatOf[0]] = true
+			if !final.Outcome().Over {
+				t.Errorf("game %d not over", g)
+			}
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !seen[1] || !seen[2] {
+		t.Errorf("the bot sat in seats %v, want both", seen)
+	}
+	if ts[0].Games() != 10 || ts[1].Games() != 10 || ts[0].Wins+ts[1].Wins != 10 {
+		t.Errorf("tallies %+v", ts)
+	}
+	if ts[0].Wins < 7 {
+		t.Errorf("bot:2 won %d of 10 against random at Counting", ts[0].Wins)
+	}
+}

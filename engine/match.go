@@ -1,0 +1,179 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"icepost/rules"
+)
+
+// A Mover chooses the moves of one seat: a Player, or Random.
+type Mover interface {
+	Move(ctx context.Context, s rules.State) (Choice, error)
+}
+
+// Random plays a uniformly random legal move: the yardstick of level 1.
+type Random struct{ rng *rand.Rand }
+
+// NewRandom returns a Random player with its own seed.
+func NewRandom(seed uint64) *Random { return &Random{rng: rand.New(rand.NewPCG(seed, 0x7a4d))} }
+
+// Move returns a random legal move of s.
+func (r *Random) Move(_ context.Context, s rules.State) (Choice, error) {
+	ms := s.Moves(nil)
+	if len(ms) == 0 {
+		return Choice{}, rules.ErrGameOver
+	}
+	return Choice{Move: ms[r.rng.IntN(len(ms))]}, nil
+}
+
+// Spec names a player of a match: "random", or "bot:LEVEL".
+type Spec string
+
+// ParseSpec reads "random" or "bot:N" (N from 1 to MaxLevel).
+func ParseSpec(s string) (Spec, error) {
+	if s == "random" {
+		return Spec(s), nil
+	}
+	if lv, ok := strings.CutPrefix(s, "bot:"); ok {
+		if n, err := strconv.Atoi(lv); err == nil && n >= 1 && n <= MaxLevel {
+			return Spec(s), nil
+		}
+	}
+	return "", fmt.Errorf("player %q: write random or bot:LEVEL, with a level from 1 to %d", s, MaxLevel)
+}
+
+// New makes the mover a spec names, for one game, with its seed; cfg gives
+// the search's other settings (MoveTime, Workers, ...).
+func (sp Spec) New(seed uint64, cfg Config) (Mover, error) {
+	if sp == "random" {
+		return NewRandom(seed), nil
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(string(sp), "bot:"))
+	if err != nil {
+		return nil, fmt.Errorf("player %q: %w", sp, ErrLevel)
+	}
+	cfg.Level, cfg.Seed = n, seed
+	return New(cfg)
+}
+
+// PlayGame plays a game from start, seat k moved by movers[k-1], until the
+// rules end it or maxPlies are played, and returns the moves.
+func PlayGame(ctx context.Context, start rules.State, movers []Mover, maxPlies int) ([]rules.Move, rules.State, error) {
+	var moves []rules.Move
+	s := start
+	for len(moves) < maxPlies && !s.Outcome().Over {
+		c, err := movers[s.ToMove()-1].Move(ctx, s)
+		if err != nil {
+			return moves, s, err
+		}
+		next, err := s.Play(c.Move)
+		if err != nil {
+			return moves, s, fmt.Errorf("engine: seat %d chose an illegal move: %w", s.ToMove(), err)
+		}
+		moves = append(moves, c.Move)
+		s = next
+	}
+	return moves, s, nil
+}
+
+// Tally is one player's results over a match.
+type Tally struct {
+	Player              Spec
+	Wins, Draws, Losses int
+	// Points is the sum of the player's results: 1 a win, a share of 1
+	// for a draw (1/2 with two seats), 0 a loss.
+	Points float64
+	// sq is the sum of the squares of the results, for the interval.
+	sq float64
+}
+
+// Games returns the number of games counted.
+func (t Tally) Games() int { return t.Wins + t.Draws + t.Losses }
+
+// Score is the mean result, from 0 to 1.
+func (t Tally) Score() float64 {
+	if t.Games() == 0 {
+		return 0
+	}
+	return t.Points / float64(t.Games())
+}
+
+// Interval is the half-width of a 95% confidence interval around Score
+// (normal approximation over the games' results).
+func (t Tally) Interval() float64 {
+	n := float64(t.Games())
+	if n < 2 {
+		return 1
+	}
+	mean := t.Points / n
+	variance := (t.sq - n*mean*mean) / (n - 1)
+	return 1.96 * math.Sqrt(max(variance, 0)/n)
+}
+
+// Add counts one game's result r (as Result gives it) for the player.
+func (t *Tally) Add(r float64, seats int) {
+	switch {
+	case r >= 1:
+		t.Wins++
+	case r <= 0:
+		t.Losses++
+	default:
+		t.Draws++
+	}
+	t.Points += r
+	t.sq += r * r
+}
+
+// Match plays n games from start among players, one a seat, rotating the
+// seats: in game g (from 0) player j sits at seat (j+g) mod seats + 1. A
+// game still going after maxPlies counts as a draw. each, when not nil,
+// is told every game as it ends, with the seat of each player. Seeds are
+// derived from seed, so a match is repeatable.
+func Match(ctx context.Context, start rules.State, players []Spec, n int, seed uint64, cfg Config, maxPlies int,
+	each func(game int, seatOf []int, moves []rules.Move, final rules.State) error) ([]Tally, error) {
+	seats := start.Options().Seats
+	if len(players) != seats {
+		return nil, fmt.Errorf("engine: %d players for %d seats", len(players), seats)
+	}
+	tallies := make([]Tally, seats)
+	for j, p := range players {
+		tallies[j].Player = p
+	}
+	r := make([]float64, seats)
+	for g := range n {
+		movers := make([]Mover, seats)
+		seatOf := make([]int, seats)
+		for j, p := range players {
+			seat := (j+g)%seats + 1
+			seatOf[j] = seat
+			m, err := p.New(seed*1_000_003+uint64(g)*31+uint64(j), cfg)
+			if err != nil {
+				return nil, err
+			}
+			movers[seat-1] = m
+		}
+		moves, final, err := PlayGame(ctx, start, movers, maxPlies)
+		if err != nil {
+			return tallies, err
+		}
+		if final.Outcome().Over {
+			Result(final, r)
+		} else {
+			share(r, nil)
+		}
+		for j := range players {
+			tallies[j].Add(r[seatOf[j]-1], seats)
+		}
+		if each != nil {
+			if err := each(g, seatOf, moves, final); err != nil {
+				return tallies, err
+			}
+		}
+	}
+	return tallies, nil
+}
