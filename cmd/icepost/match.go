@@ -1,0 +1,97 @@
+// icepost match: games between computer players (and random), seats
+// rotating, with each player's results and the records.
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"icepost/atomicfile"
+	"icepost/engine"
+	"icepost/notation"
+	"icepost/rules"
+	"icepost/rules/games"
+)
+
+func cmdMatch(e *env, args []string) int {
+	fs := newFlags(e, "match")
+	game := fs.String("game", "", "the game: "+strings.Join(games.Names(), ", "))
+	n := fs.Int("n", 10, "how many games")
+	seed := fs.Uint64("seed", 1, "random seed; the same seed plays the same match (unless -move-time cuts searches short)")
+	out := fs.String("o", "", "write the records of the games to this file")
+	moveTime := fs.Duration("move-time", 5*time.Second, "the most a computer player may think about one move")
+	maxPlies := fs.Int("max-plies", 1000, "a game not over after this many plies is a draw (result *)")
+	opts := optionFlags(fs)
+	if code := parseFlags(e, fs, args); code >= 0 {
+		return code
+	}
+	if *game == "" || *n < 1 {
+		fmt.Fprintln(e.stderr, "icepost match: give -game NAME, -n K (1 or more), and one player a seat, like: icepost match -game icesickle -n 20 bot:2 random")
+		return exitUsage
+	}
+	g, ok := lookupGame(e, "match", *game)
+	if !ok {
+		return exitUsage
+	}
+	start, err := g.Start(opts())
+	if err != nil {
+		fmt.Fprintf(e.stderr, "icepost match: %v\n", err)
+		return exitUsage
+	}
+	seats := start.Options().Seats
+	if fs.NArg() != seats {
+		fmt.Fprintf(e.stderr, "icepost match: %s with %d seats needs %d players (random or bot:LEVEL), not %d\n", g.Name(), seats, seats, fs.NArg())
+		return exitUsage
+	}
+	var players []engine.Spec
+	for _, a := range fs.Args() {
+		sp, err := engine.ParseSpec(a)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "icepost match: %v\n", err)
+			return exitUsage
+		}
+		players = append(players, sp)
+	}
+	var records []byte
+	ctx := e.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	tallies, err := engine.Match(ctx, start, players, *n, *seed, engine.Config{MoveTime: *moveTime}, *maxPlies,
+		func(gameNo int, seatOf []int, moves []rules.Move, final rules.State) error {
+			tags := []notation.Tag{{Name: "Event", Value: "icepost match"}, {Name: "Round", Value: strconv.Itoa(gameNo + 1)}}
+			for j, sp := range players {
+				tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(seatOf[j]), Value: string(sp)})
+			}
+			rec, err := notation.FromMoves(tags, start, moves)
+			if err != nil {
+				return err
+			}
+			if len(records) > 0 {
+				records = append(records, '\n')
+			}
+			records = notation.AppendFormat(records, rec)
+			fmt.Fprintf(e.stderr, "game %d of %d: %s in %d plies\n", gameNo+1, *n, rec.Result, len(moves))
+			return nil
+		})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "icepost match: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintf(e.stdout, "%s, %d seats, %d games\n", g.Name(), seats, *n)
+	fmt.Fprintf(e.stdout, "%-10s %5s %5s %6s  %s\n", "player", "wins", "draws", "losses", "score (95% interval)")
+	for _, t := range tallies {
+		fmt.Fprintf(e.stdout, "%-10s %5d %5d %6d  %.2f ± %.2f\n", t.Player, t.Wins, t.Draws, t.Losses, t.Score(), t.Interval())
+	}
+	if *out != "" {
+		if err := atomicfile.Write(*out, records); err != nil {
+			fmt.Fprintf(e.stderr, "icepost match: %v\n", err)
+			return exitUsage
+		}
+	}
+	return exitOK
+}
