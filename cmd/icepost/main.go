@@ -36,6 +36,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		usage(stdout)
 		return exitOK
 	}
+	if name == "--version" || name == "-version" {
+		name = "version"
+	}
 	if c := find(name); c != nil {
 		return c.run(e, args[1:])
 	}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"icepost/notation"
+	"icepost/rules/games"
 	"icepost/tabletop"
 )
 
@@ -111,6 +112,13 @@ func cmdRecord(e *env, args []string) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// recordDoc is what icepost record -h says it does, with the games this
+// build has.
+func recordDoc() string {
+	return "Record a game played at the table. GAME is one of " + strings.Join(games.Names(), ", ") +
+		" (any case). With -resume FILE, go on with the unfinished record in FILE."
 }
 
 // terminal reports whether r is a terminal, and returns it as a file.
