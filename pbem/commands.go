@@ -98,9 +98,8 @@ func (h *handling) dispatch() (string, error) {
 // (or invitation) of each, with its own reply token, so that one more
 // reply does it.
 type pickError struct {
-	ids  []int64
-	why  string // what the boards say, "" for the usual words
-	move string // the move the mail named, if any
+	ids []int64
+	why string // what the boards say, "" for the usual words
 }
 
 func (e *pickError) Error() string { return fmt.Sprintf("which of games %v?", e.ids) }
@@ -431,7 +430,7 @@ func (h *handling) freshMove(moveTok string) (*game, int, error) {
 	for _, g := range waiting {
 		ids = append(ids, g.id)
 	}
-	return nil, 0, &pickError{ids: ids, move: moveTok, why: fmt.Sprintf("Your move %s came in a new mail, not in a reply to a game's mail, and %d of your games wait for your move. This is one of them: to play %s here, reply to this mail with it.", moveTok, len(waiting), moveTok)}
+	return nil, 0, &pickError{ids: ids, why: fmt.Sprintf("Your move %s came in a new mail, not in a reply to a game's mail, and %d of your games wait for your move. This is one of them: to play %s here, reply to this mail with it.", moveTok, len(waiting), moveTok)}
 }
 
 // maxTarget bounds a number option given by mail (a target score), so
