@@ -248,6 +248,12 @@ func (h *handling) undo(tok *replyToken) error {
 	if err := g.play.Undo(); err != nil {
 		return err
 	}
+	// Conditional moves were given for the position before the undo; the
+	// same position may come back, but they no longer stand.
+	if err := h.dropConditions(g.id); err != nil {
+		return err
+	}
+	g.conds = map[int][]chain{}
 	g.drawOffers = 0
 	if err := h.saveGame(g); err != nil { // a new turn: the clock starts again
 		return err

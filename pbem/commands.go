@@ -50,14 +50,24 @@ func (h *handling) dispatch() (string, error) {
 		}
 		return "no command", nil
 	}
+	// The comment belongs to the last command that takes one (a move,
+	// resign, draw), so that conditional moves after a move leave it
+	// with the move; failing that, to the last command.
+	withComment := len(h.msg.Commands) - 1
+	for i, cmd := range h.msg.Commands {
+		if w, _, _ := strings.Cut(cmd, " "); w == "move" || w == "resign" || w == "draw" {
+			withComment = i
+		}
+	}
 	var done []string
 	for i, cmd := range h.msg.Commands {
 		comment := ""
-		if i == len(h.msg.Commands)-1 {
+		if i == withComment {
 			comment = h.msg.Comment
 		}
 		err := h.command(cmd, tp, comment)
 		var ue *userError
+		var pe *pickError
 		if errors.As(err, &ue) {
 			if err := h.replyError(cmd, ue); err != nil {
 				return "", err
@@ -65,12 +75,64 @@ func (h *handling) dispatch() (string, error) {
 			done = append(done, cmd+": refused: "+ue.msg)
 			break
 		}
+		if errors.As(err, &pe) {
+			if err := h.replyPick(cmd, pe); err != nil {
+				return "", err
+			}
+			done = append(done, cmd+": which game? boards sent")
+			break
+		}
 		if err != nil {
 			return "", err
 		}
 		done = append(done, cmd)
 	}
+	if err := h.confirmConditions(); err != nil {
+		return "", err
+	}
 	return strings.Join(done, "; "), nil
+}
+
+// pickError is a command from a mail that answers no game's mail, when
+// several of the sender's games could be meant: the answer is the board
+// (or invitation) of each, with its own reply token, so that one more
+// reply does it.
+type pickError struct {
+	ids []int64
+	why string // what the boards say, "" for the usual words
+}
+
+func (e *pickError) Error() string { return fmt.Sprintf("which of games %v?", e.ids) }
+
+// replyPick sends the boards a pickError asks for, within the per-sender
+// limit on error replies (they count as one).
+func (h *handling) replyPick(cmd string, pe *pickError) error {
+	ok, err := h.allowErrorReply(strings.ToLower(h.msg.From))
+	if err != nil || !ok {
+		return err
+	}
+	why := pe.why
+	if why == "" {
+		why = fmt.Sprintf("Your mail said %q but did not answer a game's mail, and you have %d games it could be about. This is one of them: to do it here, reply to this mail with the same command.", cmd, len(pe.ids))
+	}
+	for _, id := range pe.ids {
+		g, err := h.loadGame(id)
+		if err != nil {
+			return err
+		}
+		seatNo := g.seatOf(h.msg.From)
+		if g.status == statusInvited {
+			m := h.threadMail(g, seatNo, replyToken{kind: 'i', game: g.id, seat: seatNo})
+			m.Text = why + "\n\nThe invitation: " + g.title() + ". Reply \"accept\" or \"decline\".\n"
+			m.Reply = true
+			h.send(m)
+			continue
+		}
+		m := h.boardMail(g, seatNo, why, "")
+		m.Reply = true
+		h.send(m)
+	}
+	return nil
 }
 
 func (h *handling) command(cmd string, tok *replyToken, comment string) error {
@@ -95,9 +157,18 @@ func (h *handling) command(cmd string, tok *replyToken, comment string) error {
 	case "history":
 		return h.history(tok)
 	case "resign":
-		return h.resign(tok)
+		return h.resign(tok, comment)
 	case "draw":
-		return h.draw(tok)
+		return h.draw(tok, comment)
+	case "if":
+		return h.conditional(tok, cmd)
+	case "conditions":
+		return h.clearConditions(tok)
+	case "preview":
+		if len(f) < 2 {
+			return userErrorf(nil, "write preview and the moves, like: preview L@c3")
+		}
+		return h.preview(tok, f[1:])
 	case "games":
 		return h.listGames()
 	case "help":
@@ -209,14 +280,18 @@ func (h *handling) gameFor(tok *replyToken, statuses ...string) (*game, int, err
 		}
 		return g, g.seatOf(h.msg.From), nil
 	}
-	return nil, 0, userErrorf(nil, "you have %d games; reply to the mail of the game you mean, so that I know which.", len(ids))
+	return nil, 0, &pickError{ids: ids}
 }
 
 func (h *handling) move(tok *replyToken, moveTok, comment string) error {
+	var g *game
+	var seatNo int
+	var err error
 	if tok == nil {
-		return userErrorf(nil, "I cannot tell which game your move %s is for: reply to the board mail of your game (keep its subject and address).", moveTok)
+		g, seatNo, err = h.freshMove(moveTok)
+	} else {
+		g, seatNo, err = h.gameFor(tok)
 	}
-	g, seatNo, err := h.gameFor(tok)
 	if err != nil {
 		return err
 	}
@@ -224,7 +299,7 @@ func (h *handling) move(tok *replyToken, moveTok, comment string) error {
 		return &userError{msg: fmt.Sprintf("game %d is %s: no moves now.", g.id, g.status), game: g, seat: seatNo}
 	}
 	s := g.state()
-	if tok.kind == 'm' && tok.ply != g.ply() {
+	if tok != nil && tok.kind == 'm' && tok.ply != g.ply() {
 		return &userError{msg: fmt.Sprintf("your reply answers the board after move %d, but the game has gone on to move %d since. Nothing was played; here is the board now.", tok.ply, g.ply()), game: g, seat: seatNo}
 	}
 	if s.ToMove() != seatNo {
@@ -248,6 +323,13 @@ func (h *handling) move(tok *replyToken, moveTok, comment string) error {
 	news := fmt.Sprintf("%s played %s (move %d).", mover, s.FormatMove(m), g.ply())
 	if comment != "" {
 		news += "\n" + mover + " wrote: " + comment
+	}
+	answer, err := h.answerConditions(g, seatNo, s.FormatMove(m))
+	if err != nil {
+		return err
+	}
+	if answer != "" {
+		news += "\n\n" + answer
 	}
 	if g.play.Over() {
 		g.finished()
@@ -290,14 +372,65 @@ func (g *game) endText() string {
 // sendBoards sends the board to every player (each with their own token,
 // from their own side) and observer.
 func (h *handling) sendBoards(g *game, news string) {
+	var att []attachment
+	if g.status == statusFinished {
+		// The game-over mail carries the finished record, as history does.
+		att = []attachment{recordAttachment(g)}
+	}
 	for i := range g.seats {
 		m := h.boardMail(g, i+1, news, "")
+		m.Attachments = append(m.Attachments, att...)
 		h.send(m)
 	}
 	for _, o := range g.observers {
 		m := h.boardMail(g, 0, news, o)
+		m.Attachments = append(m.Attachments, att...)
 		h.send(m)
 	}
+}
+
+// recordAttachment is the game's record as a file.
+func recordAttachment(g *game) attachment {
+	return attachment{Name: fmt.Sprintf("icepost-game-%d.txt", g.id), Type: "text/plain", Data: []byte(g.record().String())}
+}
+
+// freshMove finds the game for a move in a mail that answers no game's
+// mail: the one game waiting for the sender's move. It is played there
+// at once only when the operator's mail server vouches for the sender
+// (auth_serv_id): a From line alone is easily forged, and a reply token
+// is what keeps an opponent from moving for you. Otherwise, and when
+// several games wait, the answer is the board of each, so that one more
+// reply plays the move (docs/mail.md).
+func (h *handling) freshMove(moveTok string) (*game, int, error) {
+	ids, err := h.activeGames(h.msg.From)
+	if err != nil {
+		return nil, 0, err
+	}
+	var waiting []*game
+	for _, id := range ids {
+		g, err := h.loadGame(id)
+		if err != nil {
+			return nil, 0, err
+		}
+		if s := g.seatOf(h.msg.From); s > 0 && g.state().ToMove() == s {
+			waiting = append(waiting, g)
+		}
+	}
+	switch {
+	case len(waiting) == 0:
+		return nil, 0, userErrorf(nil, "your move %s came in a new mail, and none of your games waits for your move now. Send \"games\" to list your games.", moveTok)
+	case len(waiting) == 1 && h.s.AuthServID != "":
+		g := waiting[0]
+		return g, g.seatOf(h.msg.From), nil
+	case len(waiting) == 1:
+		g := waiting[0]
+		return nil, 0, &userError{msg: fmt.Sprintf("your move %s came in a new mail, not in a reply to a mail of this game, so it was not played: a reply is what shows the move is yours. To play %s, reply to this mail with it.", moveTok, moveTok), game: g, seat: g.seatOf(h.msg.From)}
+	}
+	ids = ids[:0]
+	for _, g := range waiting {
+		ids = append(ids, g.id)
+	}
+	return nil, 0, &pickError{ids: ids, why: fmt.Sprintf("Your move %s came in a new mail, not in a reply to a game's mail, and %d of your games wait for your move. This is one of them: to play %s here, reply to this mail with it.", moveTok, len(waiting), moveTok)}
 }
 
 // maxTarget bounds a number option given by mail (a target score), so
@@ -508,13 +641,13 @@ func (h *handling) history(tok *replyToken) error {
 	}
 	rec := g.record().String()
 	m := h.boardMail(g, seatNo, "The record of the game so far (also attached):\n\n"+rec, "")
-	m.Attachments = []attachment{{Name: fmt.Sprintf("icepost-game-%d.txt", g.id), Type: "text/plain", Data: []byte(rec)}}
+	m.Attachments = []attachment{recordAttachment(g)}
 	h.threadReply(m)
 	h.send(m)
 	return nil
 }
 
-func (h *handling) resign(tok *replyToken) error {
+func (h *handling) resign(tok *replyToken, comment string) error {
 	g, seatNo, err := h.gameFor(tok, statusActive)
 	if err != nil {
 		return err
@@ -522,7 +655,13 @@ func (h *handling) resign(tok *replyToken) error {
 	if g.status != statusActive {
 		return userErrorf(g, "game %d is %s.", g.id, g.status)
 	}
-	if err := g.end("resignation", resignWinner(g, seatNo)); err != nil {
+	name := g.seats[seatNo-1].name
+	note, news := "", name+" resigned."
+	if comment != "" {
+		note = name + " resigns: " + comment
+		news += "\n" + name + " wrote: " + comment
+	}
+	if err := g.endWith("resignation", resignWinner(g, seatNo), note); err != nil {
 		return err
 	}
 	if err := h.archive(g); err != nil {
@@ -531,7 +670,7 @@ func (h *handling) resign(tok *replyToken) error {
 	if err := h.saveGame(g); err != nil {
 		return err
 	}
-	h.sendBoards(g, fmt.Sprintf("%s resigned.\n\n%s", g.seats[seatNo-1].name, g.endText()))
+	h.sendBoards(g, news+"\n\n"+g.endText())
 	return nil
 }
 
@@ -559,7 +698,7 @@ func resignWinner(g *game, resigning int) int {
 	return winner
 }
 
-func (h *handling) draw(tok *replyToken) error {
+func (h *handling) draw(tok *replyToken, comment string) error {
 	g, seatNo, err := h.gameFor(tok, statusActive)
 	if err != nil {
 		return err
@@ -570,7 +709,14 @@ func (h *handling) draw(tok *replyToken) error {
 	g.drawOffers |= 1 << (seatNo - 1)
 	all := 1<<len(g.seats) - 1
 	name := g.seats[seatNo-1].name
+	wrote := ""
+	if comment != "" {
+		wrote = "\n" + name + " wrote: " + comment
+	}
 	if g.drawOffers != all {
+		if comment != "" {
+			g.play.Comment(name + " offers a draw: " + comment)
+		}
 		if err := h.saveGame(g); err != nil {
 			return err
 		}
@@ -580,10 +726,14 @@ func (h *handling) draw(tok *replyToken) error {
 				still = append(still, st.name)
 			}
 		}
-		h.sendBoards(g, fmt.Sprintf("%s offers a draw. To accept, reply \"draw\"; a move declines it. Waiting for: %s.", name, strings.Join(still, ", ")))
+		h.sendBoards(g, fmt.Sprintf("%s offers a draw. To accept, reply \"draw\"; a move declines it. Waiting for: %s.%s", name, strings.Join(still, ", "), wrote))
 		return nil
 	}
-	if err := g.end("agreement", 0); err != nil {
+	note := ""
+	if comment != "" {
+		note = name + " agrees to a draw: " + comment
+	}
+	if err := g.endWith("agreement", 0, note); err != nil {
 		return err
 	}
 	if err := h.archive(g); err != nil {
@@ -592,7 +742,7 @@ func (h *handling) draw(tok *replyToken) error {
 	if err := h.saveGame(g); err != nil {
 		return err
 	}
-	h.sendBoards(g, fmt.Sprintf("%s accepted the draw.\n\n%s", name, g.endText()))
+	h.sendBoards(g, fmt.Sprintf("%s accepted the draw.%s\n\n%s", name, wrote, g.endText()))
 	return nil
 }
 

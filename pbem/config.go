@@ -1,8 +1,11 @@
 package pbem
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -101,12 +104,39 @@ func secret(what, env, file string) (string, error) {
 		return v, nil
 	case file != "":
 		b, err := os.ReadFile(file)
+		if errors.Is(err, fs.ErrNotExist) && what == "secret" {
+			return "", fmt.Errorf("%s: %w (make one with: icepost secret %s)", what, err, file)
+		}
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", what, err)
 		}
 		return strings.TrimRight(string(b), "\r\n"), nil
 	}
 	return "", fmt.Errorf("%s: set %s_env or %s_file", what, what, what)
+}
+
+// WriteSecretFile writes a new token secret to path for secret_file: 32
+// random bytes in base64, in a file only its owner may read. It never
+// replaces a file: a new secret makes every reply token in the mails
+// already sent invalid.
+func WriteSecretFile(path string) error {
+	var b [32]byte
+	rand.Read(b[:])
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(base64.StdEncoding.EncodeToString(b[:]) + "\n"); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	return f.Close()
 }
 
 // Secret returns the token secret.

@@ -91,3 +91,35 @@ func TestAuthenticationResults(t *testing.T) {
 		t.Fatal("a mail with our server's pass did not start a game")
 	}
 }
+
+// A missing secret_file says how to make one; WriteSecretFile makes a good
+// one, readable by its owner only, and never replaces one.
+func TestSecretFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "secret")
+	cfgText := strings.Replace(baseConfig, `secret_env = "ICEPOST_TEST_SECRET"`, `secret_file = "`+path+`"`, 1)
+	c, err := LoadConfig(writeConfig(t, cfgText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Secret(); err == nil || !strings.Contains(err.Error(), "icepost secret "+path) {
+		t.Errorf("missing secret file: %v", err)
+	}
+	if err := WriteSecretFile(path); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("secret file: %v %v", fi.Mode(), err)
+	}
+	s, err := c.Secret()
+	if err != nil || len(s) < 32 {
+		t.Fatalf("Secret() = %q, %v", s, err)
+	}
+	if err := WriteSecretFile(path); err == nil {
+		t.Error("WriteSecretFile replaced a secret")
+	}
+	if again, _ := c.Secret(); string(again) != string(s) {
+		t.Error("the secret changed")
+	}
+}

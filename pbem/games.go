@@ -35,6 +35,8 @@ type game struct {
 	// play is the record and its positions, kept in step: the same model
 	// of a game in progress that the table uses (notation.Game).
 	play *notation.Game
+	// conds are the conditional moves that stand, by author's seat.
+	conds map[int][]chain
 }
 
 var errNoGame = errors.New("no such game")
@@ -82,6 +84,9 @@ func (h *handling) loadGame(id int64) (*game, error) {
 		return nil, fmt.Errorf("game %d: the stored record no longer replays: %v", id, errs.Err())
 	}
 	g.play = games[0]
+	if err := h.loadConditions(g); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 
@@ -118,6 +123,11 @@ func (h *handling) saveGame(g *game) error {
 	if err := h.turnChanged(g); err != nil {
 		return err
 	}
+	if g.status != statusActive {
+		if err := h.dropConditions(g.id); err != nil {
+			return err
+		}
+	}
 	text := g.play.Record.String()
 	_, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_games SET status = ?, record = ?, ply = ?, draw_offers = ?, updated_at = ? WHERE id = ?`,
 		g.status, text, g.ply(), g.drawOffers, h.now.Unix(), g.id)
@@ -127,7 +137,13 @@ func (h *handling) saveGame(g *game) error {
 // end ends the game other than by the rules (resignation, agreement, time
 // forfeit, abandoned) with the seat that wins, 0 for a draw.
 func (g *game) end(termination string, winner int) error {
-	if err := g.play.End(termination, winner, ""); err != nil {
+	return g.endWith(termination, winner, "")
+}
+
+// endWith is end with a note after the last move in the record, "" for
+// none (a player's comment on their resignation).
+func (g *game) endWith(termination string, winner int, note string) error {
+	if err := g.play.End(termination, winner, note); err != nil {
 		return err
 	}
 	g.finished()

@@ -343,6 +343,9 @@ type handling struct {
 	msg *mailread.Message
 	now time.Time
 	out []*outMail
+	// condsChanged lists the seats whose conditional moves this mail
+	// changed: each gets one board listing them (confirmConditions).
+	condsChanged []condChange
 }
 
 // send queues a mail.

@@ -79,6 +79,7 @@ func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 	default:
 		fmt.Fprintf(&b, "%s (seat %d) is to move. The next board will come by mail.\n", g.seats[s.ToMove()-1].name, s.ToMove())
 	}
+	b.WriteString(g.conditionsText(seatNo))
 	if seatNo > 0 && g.status == statusActive {
 		b.WriteString("Other commands: board, history, draw, resign, undo, games, help.\n")
 	}
@@ -96,6 +97,13 @@ your mail, one a line; for a game, reply to its latest mail.
   history                    the game's record
   draw                       offer a draw, or accept one offered
   resign                     give up the game
+  preview MOVE...            the board after these moves, to you alone;
+                             nothing is played
+  if THEIRS then MINE [if THEIRS then MINE]...
+                             after your move (two-player games): what you
+                             answer to your opponent's next moves, played at
+                             once when they come; any other move drops them
+  conditions clear           drop your conditional moves
   games                      your games, and whose turn it is
   challenge GAME [option=value ...] ADDRESS ...
                              start a game with the players named; the games:

@@ -70,7 +70,9 @@ type State interface {
 	// Board draws the position as monospace text for people: coordinates
 	// on all sides, pieces, scores, whose turn, phase. viewer is the seat
 	// whose side of the board is at the bottom; 0 means the game's usual
-	// view (seat 1 at the bottom). The text ends with a newline.
+	// view (seat 1 at the bottom). The text ends with a newline. It names
+	// a seat "seat N" ("Seat N" to begin a sentence), so that a caller who
+	// knows the players can put their names there (icepost record does).
 	Board(viewer int) string
 	// Code returns the position code: one line, prefixed by the game's
 	// name, that ParsePosition reads back to an equal State.

@@ -49,10 +49,11 @@ func (s *Session) move(tok string) {
 	}
 	m, err := s.game.PlayToken(tok, "")
 	if err != nil {
-		s.printf("\nNot recorded: %s\n", reason(err))
-		s.printf("%s to move.\n\n", s.seatName(st.ToMove()))
-		s.board(st)
-		s.printf("Type moves to list the legal moves.\n")
+		// Said last, just above the prompt, and without the board again:
+		// on a small terminal a board would push the reason out of view.
+		s.refused++
+		s.printf("Not recorded: %s\n", reason(err))
+		s.printf("%s is still to move; type moves to list the legal moves.\n", s.seatName(st.ToMove()))
 		return
 	}
 	s.save()
@@ -72,29 +73,69 @@ func reason(err error) string {
 }
 
 // showCurrent shows the board now, whose turn it is and the scores.
-func (s *Session) showCurrent() {
-	st := s.current()
+func (s *Session) showCurrent() { s.showState(s.current()) }
+
+// showState shows st's board and what it leaves out of the status.
+func (s *Session) showState(st rules.State) {
 	s.board(st)
-	s.status(st)
+	s.status(st, st.Board(0))
 }
 
+// board shows the game's own drawing of st, with the players' names put
+// where it says "seat N", so that the scores and whose turn it is are said
+// once, with names.
 func (s *Session) board(st rules.State) {
-	s.printf("%s\n", strings.TrimRight(st.Board(0), "\n"))
+	s.printf("%s\n", strings.TrimRight(s.named(st.Board(0)), "\n"))
 }
 
-func (s *Session) status(st rules.State) {
-	if sc := st.Scores(); sc != nil {
+// status says what the board did not: the scores and whose turn it is,
+// for a game whose drawing leaves them out (rules.State.Board says a
+// board shows them; this is the fallback).
+func (s *Session) status(st rules.State, board string) {
+	low := strings.ToLower(board)
+	if sc := st.Scores(); sc != nil && !strings.Contains(low, "score") {
 		parts := make([]string, len(sc))
 		for i, v := range sc {
 			parts[i] = fmt.Sprintf("%s %d", s.seatName(i+1), v)
 		}
 		s.printf("Scores: %s.\n", strings.Join(parts, ", "))
 	}
-	if o := st.Outcome(); o.Over {
+	if o := st.Outcome(); o.Over || strings.Contains(low, "to move") {
 		return
 	}
 	s.printf("%s to move.\n", s.seatName(st.ToMove()))
 }
+
+// named puts the players' names into text where it names a seat: "seat 2"
+// or "Seat 2" becomes "Bob (seat 2)". Seats without a name stay as they
+// are.
+func (s *Session) named(text string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(strings.ToLower(text), "seat ")
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		j := i + len("seat ")
+		k := j
+		for k < len(text) && text[k] >= '0' && text[k] <= '9' {
+			k++
+		}
+		wordStart := i == 0 || !isLetter(text[i-1])
+		n, err := strconv.Atoi(text[j:k])
+		if !wordStart || err != nil || n < 1 || n > s.seats || s.seatName(n) == fmt.Sprintf("seat %d", n) {
+			b.WriteString(text[:j])
+			text = text[j:]
+			continue
+		}
+		b.WriteString(text[:i])
+		b.WriteString(s.seatName(n))
+		text = text[k:]
+	}
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // gameOver reports the end of the game and writes the record; the session
 // stays open for comment and undo until quit or an empty line.
@@ -177,8 +218,7 @@ func (s *Session) show(arg string) {
 	} else {
 		s.printf("After move %d, %s by %s:\n\n", n, s.game.Token(n), s.seatName(s.game.States[n-1].ToMove()))
 	}
-	s.board(st)
-	s.status(st)
+	s.showState(st)
 	if n < ply {
 		s.printf("(This is move %d of %d; moves typed now still go after move %d.)\n", n, ply, ply)
 	}

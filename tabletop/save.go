@@ -16,7 +16,8 @@ func (s *Session) choosePath() {
 	if path == "" {
 		path = filepath.Join(s.cfg.Dir, DefaultName(s.cfg.Game.Name(), s.tagOr("Date", ""), s.players()))
 	}
-	if !exists(path) {
+	if !exists(path) || s.cfg.Resume != nil && path == s.cfg.Path {
+		// A resumed game goes back into the file it came from.
 		s.path = path
 		s.then = s.open
 		return
@@ -56,6 +57,10 @@ func exists(path string) bool {
 func (s *Session) open() {
 	s.opened = true
 	s.printf("The record is written to %s after every move.\n\n", s.path)
+	if s.cfg.Resume != nil && s.game.Ply() > 0 {
+		n := s.game.Ply()
+		s.printf("The last move: move %d, %s by %s.\n\n", n, s.game.Token(n), s.seatName(s.game.States[n-1].ToMove()))
+	}
 	s.save()
 	s.showCurrent()
 }

@@ -54,6 +54,12 @@ type Config struct {
 	Save func(path string, data []byte) error
 	// Now gives today's date for the Date tag; nil means time.Now.
 	Now func() time.Time
+	// Resume, when set, is an unfinished game read back from its record
+	// (notation.Check): the session goes on with it instead of starting
+	// one, and Game and Options come from it. Tags still replace the
+	// record's own. The record is written to Path, which need not be free:
+	// it is usually the file the game was read from.
+	Resume *notation.Game
 }
 
 // Session is one game being recorded.
@@ -63,13 +69,14 @@ type Session struct {
 	game  *notation.Game // the record and its positions, kept in step
 	seats int
 
-	asks   []question      // questions waiting for an answer, first first
-	then   func()          // what to do when the questions are answered
-	path   string          // the file written, once chosen
-	opened bool            // tags known and file chosen: moves may be typed
-	done   bool            // the session is over
-	saved  error           // the last save's error
-	buf    [256]rules.Move // scratch for move generation
+	asks    []question      // questions waiting for an answer, first first
+	then    func()          // what to do when the questions are answered
+	path    string          // the file written, once chosen
+	opened  bool            // tags known and file chosen: moves may be typed
+	done    bool            // the session is over
+	saved   error           // the last save's error
+	refused int             // moves the rules refused
+	buf     [256]rules.Move // scratch for move generation
 }
 
 type question struct {
@@ -80,6 +87,12 @@ type question struct {
 // New makes a session for cfg that writes what it says to out. It fails
 // when the game refuses the options or a tag given is not usable.
 func New(cfg Config, out io.Writer) (*Session, error) {
+	if r := cfg.Resume; r != nil {
+		if r.Over() {
+			return nil, fmt.Errorf("the game in the record is over (result %s): there is nothing to go on with", r.Record.Result)
+		}
+		cfg.Game, cfg.Options = r.Rules, r.Options
+	}
 	if cfg.Game == nil {
 		return nil, errors.New("tabletop: no game")
 	}
@@ -108,6 +121,12 @@ func New(cfg Config, out io.Writer) (*Session, error) {
 		}
 		tags = append(tags, t)
 	}
+	if r := cfg.Resume; r != nil {
+		for _, t := range tags {
+			r.Record.SetTag(t.Name, t.Value)
+		}
+		return &Session{cfg: cfg, out: out, game: r, seats: seats}, nil
+	}
 	return &Session{cfg: cfg, out: out, game: notation.NewGame(start, tags), seats: seats}, nil
 }
 
@@ -130,7 +149,12 @@ func (s *Session) printf(format string, args ...any) { fmt.Fprintf(s.out, format
 // Config.Ask) or fills their defaults, chooses the file, writes the empty
 // record and shows the board.
 func (s *Session) Begin() {
-	s.printf("Recording %s for %d players. Type each move as it is played; type help for the commands.\n", s.cfg.Game.Name(), s.seats)
+	if s.cfg.Resume != nil {
+		s.printf("Going on with %s for %d players: %s played. Type each move as it is played; type help for the commands.\n",
+			s.cfg.Game.Name(), s.seats, plural(s.game.Ply(), "move"))
+	} else {
+		s.printf("Recording %s for %d players. Type each move as it is played; type help for the commands.\n", s.cfg.Game.Name(), s.seats)
+	}
 	today := notation.FormatDate(s.cfg.Now())
 	defaults := []struct{ name, prompt, def string }{{"Event", "Event", DefaultEvent}, {"Date", "Date", today}}
 	for k := 1; k <= s.seats; k++ {
@@ -141,8 +165,11 @@ func (s *Session) Begin() {
 		if v, ok := s.tag(d.name); ok && (v != "?" || !strings.HasPrefix(d.name, "Player")) {
 			continue
 		}
-		if !s.cfg.Ask {
-			s.setTag(d.name, d.def)
+		if !s.cfg.Ask || s.cfg.Resume != nil {
+			// A resumed record was asked for its tags when it began.
+			if _, ok := s.tag(d.name); !ok {
+				s.setTag(d.name, d.def)
+			}
 			continue
 		}
 		s.setTag(d.name, d.def) // keeps the tag order; the answer replaces it
@@ -215,6 +242,10 @@ func (s *Session) Done() bool { return s.done }
 
 // Path returns the file the record is written to, "" until it is chosen.
 func (s *Session) Path() string { return s.path }
+
+// Refused returns how many moves the rules refused in this session, so
+// that a script feeding moves can tell that some were not recorded.
+func (s *Session) Refused() int { return s.refused }
 
 // Err returns the error of the last attempt to write the record, nil when
 // it was written.

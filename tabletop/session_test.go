@@ -268,9 +268,9 @@ func iceSickle(t *testing.T, extra ...notation.Tag) *rig {
 func TestIceSickleScript(t *testing.T) {
 	r := iceSickle(t)
 	said := r.line("l@C3") // lenient spelling, canonical record
-	mustContain(t, "move 1", said, "Move 1: Ada Lovelace (seat 1) played L@c3", "Bob (seat 2) to move", "Scores: Ada Lovelace (seat 1) 0, Bob (seat 2) 0")
+	mustContain(t, "move 1", said, "Move 1: Ada Lovelace (seat 1) played L@c3", "Bob (seat 2) to move", "Score: Ada Lovelace (seat 1) 0, Bob (seat 2) 0")
 	said = r.line("M@c3")
-	mustContain(t, "occupied", said, "Not recorded: M@c3", "Bob (seat 2) to move", "| L |")
+	mustContain(t, "occupied", said, "Not recorded: M@c3", "Bob (seat 2) is still to move")
 	said = r.line("L@c3 M@d4")
 	mustContain(t, "two words", said, "one move a line")
 	r.line("M@d4")
@@ -651,5 +651,99 @@ func TestNewGameAtTheTable(t *testing.T) {
 	}
 	if got := strings.Join(tokens(rec), " "); got != "+2 +2 +2 +2 +2" {
 		t.Errorf("moves %s", got)
+	}
+}
+
+// On an 80x24 terminal the reason a move was refused must stay in view:
+// it is the last thing said before the prompt, and the board is not shown
+// again.
+func TestRefusedMoveStaysAbovePrompt(t *testing.T) {
+	r := iceSickle(t)
+	r.line("L@c3")
+	said := r.line("M@c3")
+	if strings.Contains(said, "| L |") || strings.Contains(said, "+---+") {
+		t.Errorf("the board is shown again for a refused move:\n%s", said)
+	}
+	lines := strings.Split(strings.TrimRight(said, "\n"), "\n")
+	if len(lines) > 3 || !strings.HasPrefix(lines[0], "Not recorded: M@c3: c3 is occupied") {
+		t.Errorf("a refused move says more than its reason, or not first:\n%s", said)
+	}
+	mustContain(t, "refused", said, "Bob (seat 2)")
+	if r.s.Refused() != 1 {
+		t.Errorf("Refused() = %d, want 1", r.s.Refused())
+	}
+}
+
+// The status after a move is said once, with the players' names.
+func TestStatusOnceWithNames(t *testing.T) {
+	for _, g := range games.All() {
+		t.Run(g.Name(), func(t *testing.T) {
+			tags := []notation.Tag{{Name: "Player1", Value: "Ada"}, {Name: "Player2", Value: "Bob"}}
+			r := newRig(t, tabletop.Config{Game: g, Tags: tags})
+			st, _ := g.Start(rules.Options{})
+			said := r.line(st.FormatMove(st.Moves(nil)[0]))
+			if n := strings.Count(strings.ToLower(said), "to move"); n != 1 {
+				t.Errorf("whose turn is said %d times:\n%s", n, said)
+			}
+			if n := strings.Count(strings.ToLower(said), "score"); st.Scores() != nil && n != 1 {
+				t.Errorf("the scores are said %d times:\n%s", n, said)
+			}
+			mustContain(t, "status", said, "Bob (seat 2) to move")
+			if st.Scores() != nil {
+				mustContain(t, "scores", said, "Ada (seat 1) 0", "Bob (seat 2) 0")
+			}
+		})
+	}
+}
+
+// -resume: a session goes on with an unfinished record, and writes it
+// back to the same file.
+func TestResume(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.txt")
+	first := newRig(t, tabletop.Config{Game: icesickle.Game, Path: path,
+		Tags: []notation.Tag{{Name: "Player1", Value: "Ada"}, {Name: "Player2", Value: "Bob"}, {Name: "Event", Value: "Club"}}})
+	first.line("L@c3")
+	first.line("M@d4")
+	first.line("comment Bob thinks")
+	// The terminal closes here: no quit.
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, errs := notation.Check(path, src)
+	if errs.Err() != nil {
+		t.Fatal(errs.Err())
+	}
+	out := new(bytes.Buffer)
+	s, err := tabletop.New(tabletop.Config{Resume: gs[0], Path: path, Now: func() time.Time { return today }}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Begin()
+	mustContain(t, "resumed", out.String(), "Going on with", "2 moves", "Ada (seat 1) to move", "| L |")
+	if s.Prompt() != "" || !strings.HasPrefix(s.Path(), path) {
+		t.Errorf("resume asks something, or writes elsewhere: %q %q", s.Prompt(), s.Path())
+	}
+	s.Line("S@a1")
+	s.Finish()
+	r := &rig{t: t, s: s, out: out, path: path}
+	rec := r.file()
+	if got := tokens(rec); !slices.Equal(got, []string{"L@c3", "M@d4", "S@a1"}) {
+		t.Errorf("moves %v", got)
+	}
+	if got := tag(t, rec, "Event"); got != "Club" {
+		t.Errorf("Event %q", got)
+	}
+	if got := rec.Record.Main.Moves[1].After; !slices.Equal(got, []string{"Bob thinks"}) {
+		t.Errorf("comments %q", got)
+	}
+	if s.Path() != path {
+		t.Errorf("written to %s, want %s", s.Path(), path)
+	}
+
+	// A finished record cannot be resumed.
+	over, _ := notation.Check("over", []byte("[Game \"IceSickle\"]\n[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1. L@c3 1-0\n"))
+	if _, err := tabletop.New(tabletop.Config{Resume: over[0], Path: path}, out); err == nil || !strings.Contains(err.Error(), "over") {
+		t.Errorf("resuming a finished game: %v", err)
 	}
 }

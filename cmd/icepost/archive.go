@@ -118,7 +118,14 @@ func queryFlags(fs *flag.FlagSet) func() (archive.Query, error) {
 }
 
 func writeGames(e *env, a *archive.Archive, cmd string, q archive.Query, format string) int {
+	code, _ := writeGamesN(e, a, cmd, q, format)
+	return code
+}
+
+// writeGamesN is writeGames that also returns how many games it wrote.
+func writeGamesN(e *env, a *archive.Archive, cmd string, q archive.Query, format string) (int, int) {
 	var err error
+	n := 0
 	switch format {
 	case "table":
 		var res []archive.Summary
@@ -126,6 +133,7 @@ func writeGames(e *env, a *archive.Archive, cmd string, q archive.Query, format 
 		if err == nil {
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tGAME\tDATE\tPLAYERS\tRESULT\tPLIES\tEVENT")
+			n = len(res)
 			for _, s := range res {
 				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", s.ID, s.Game, dash(s.Date), cell(strings.Join(s.Players, " - ")), s.Result, s.Plies, cell(dash(s.Event)))
 			}
@@ -140,12 +148,14 @@ func writeGames(e *env, a *archive.Archive, cmd string, q archive.Query, format 
 				}
 			}
 			first = false
+			n++
 			_, err := e.stdout.Write(rec)
 			return err
 		})
 	case "json":
 		enc := json.NewEncoder(e.stdout)
 		err = a.Each(e.ctx, q, func(s archive.Summary, rec []byte) error {
+			n++
 			return enc.Encode(struct {
 				archive.Summary
 				Record string `json:"record"`
@@ -153,12 +163,12 @@ func writeGames(e *env, a *archive.Archive, cmd string, q archive.Query, format 
 		})
 	default:
 		fmt.Fprintf(e.stderr, "icepost archive %s: -format %q: use table, records or json\n", cmd, format)
-		return exitUsage
+		return exitUsage, 0
 	}
 	if err != nil {
-		return archiveFail(e, cmd, err)
+		return archiveFail(e, cmd, err), n
 	}
-	return exitOK
+	return exitOK, n
 }
 
 func dash(s string) string {

@@ -37,5 +37,23 @@ func archiveSearch(e *env, a *archive.Archive, args []string) int {
 		fmt.Fprintln(e.stdout, n)
 		return exitOK
 	}
-	return writeGames(e, a, "search", q, *format)
+	code, shown := writeGamesN(e, a, "search", q, *format)
+	if code != exitOK || (q.Offset == 0 && (q.Limit == 0 || shown < q.Limit)) {
+		return code // every game that matched was shown
+	}
+	// Fewer may have been shown than matched: say so, on standard error so
+	// that the records or JSON on standard output stay clean.
+	q.Limit, q.Offset = 0, 0
+	n, err := a.Count(e.ctx, q)
+	if err != nil {
+		return archiveFail(e, "search", err)
+	}
+	if shown < n {
+		from := ""
+		if *offset > 0 {
+			from = fmt.Sprintf(" (from game %d)", *offset+1)
+		}
+		fmt.Fprintf(e.stderr, "%d of %d games shown%s; -limit 0 shows all, -offset N skips N.\n", shown, n, from)
+	}
+	return exitOK
 }

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -18,6 +19,7 @@ func archiveStats(e *env, a *archive.Archive, args []string) int {
 	players := fs.Int("players", 20, "list this many players, most games first")
 	explore := fs.Bool("explore", false, "the opening explorer: moves played from -position (default: -game's start)")
 	opts := optionFlags(fs)
+	format := fs.String("format", "table", "table (for people) or json (one object, for programs)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -25,16 +27,23 @@ func archiveStats(e *env, a *archive.Archive, args []string) int {
 		fmt.Fprintf(e.stderr, "icepost archive stats: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
+	if *format != "table" && *format != "json" {
+		fmt.Fprintf(e.stderr, "icepost archive stats: -format %q: use table or json\n", *format)
+		return exitUsage
+	}
 	q, err := query()
 	if err != nil {
 		return archiveFail(e, "stats", err)
 	}
 	if *explore {
-		return exploreStats(e, a, q, opts())
+		return exploreStats(e, a, q, opts(), *format == "json")
 	}
 	st, err := a.Stats(e.ctx, q, *players)
 	if err != nil {
 		return archiveFail(e, "stats", err)
+	}
+	if *format == "json" {
+		return writeJSON(e, statsJSON(st))
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "GAME\tSEATS\tGAMES\tAVG PLIES\tDRAWS\tUNDECIDED\tWINS BY SEAT\t")
@@ -66,7 +75,7 @@ func pct(n, of int) string {
 	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(of))
 }
 
-func exploreStats(e *env, a *archive.Archive, q archive.Query, o rules.Options) int {
+func exploreStats(e *env, a *archive.Archive, q archive.Query, o rules.Options, asJSON bool) int {
 	var pos rules.State
 	var err error
 	if q.Position != "" {
@@ -90,6 +99,13 @@ func exploreStats(e *env, a *archive.Archive, q archive.Query, o rules.Options) 
 	if err != nil {
 		return archiveFail(e, "stats", err)
 	}
+	if asJSON {
+		out := exploreOut{Position: pos.Code(), ToMove: pos.ToMove(), Moves: []exploreMove{}}
+		for _, m := range moves {
+			out.Moves = append(out.Moves, exploreMove{m.Move, m.Games, m.Wins, m.Draws, m.Losses, m.Undone, m.Score()})
+		}
+		return writeJSON(e, out)
+	}
 	fmt.Fprintf(e.stdout, "Position: %s\nSeat %d to move\n\n", pos.Code(), pos.ToMove())
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "MOVE\tGAMES\tWINS\tDRAWS\tLOSSES\tUNDECIDED\tSCORE\t")
@@ -99,6 +115,68 @@ func exploreStats(e *env, a *archive.Archive, q archive.Query, o rules.Options) 
 	tw.Flush()
 	if len(moves) == 0 {
 		fmt.Fprintln(e.stdout, "no stored game reached this position and went on")
+	}
+	return exitOK
+}
+
+// The JSON that stats -format json writes: one object, the same numbers
+// as the tables.
+type statsOut struct {
+	Kinds   []kindOut   `json:"kinds"`
+	Players []playerOut `json:"players"`
+}
+
+type kindOut struct {
+	Game      string  `json:"game"`
+	Seats     int     `json:"seats"`
+	Games     int     `json:"games"`
+	AvgPlies  float64 `json:"avg_plies"`
+	Draws     int     `json:"draws"`
+	Undecided int     `json:"undecided"`
+	Wins      []int   `json:"wins"` // by seat, seat 1 first
+}
+
+type playerOut struct {
+	Name   string  `json:"name"`
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+	Losses int     `json:"losses"`
+	Draws  int     `json:"draws"`
+	Score  float64 `json:"score"`
+}
+
+type exploreOut struct {
+	Position string        `json:"position"`
+	ToMove   int           `json:"to_move"`
+	Moves    []exploreMove `json:"moves"`
+}
+
+type exploreMove struct {
+	Move      string  `json:"move"`
+	Games     int     `json:"games"`
+	Wins      int     `json:"wins"`
+	Draws     int     `json:"draws"`
+	Losses    int     `json:"losses"`
+	Undecided int     `json:"undecided"`
+	Score     float64 `json:"score"` // for the player who made the move, 0 to 1
+}
+
+func statsJSON(st *archive.Stats) statsOut {
+	out := statsOut{Kinds: []kindOut{}, Players: []playerOut{}}
+	for _, k := range st.Kinds {
+		out.Kinds = append(out.Kinds, kindOut{k.Game, k.Seats, k.Games, k.AvgPlies(), k.Draws, k.Undecided, k.Wins})
+	}
+	for _, p := range st.Players {
+		out.Players = append(out.Players, playerOut{p.Name, p.Games, p.Wins, p.Losses, p.Draws, p.Score()})
+	}
+	return out
+}
+
+func writeJSON(e *env, v any) int {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return writeFailed(e, err)
 	}
 	return exitOK
 }

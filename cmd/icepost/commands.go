@@ -34,17 +34,18 @@ func init() {
 	// Set here rather than in its declaration because help and the
 	// usages refer to the table itself.
 	commands = []command{
-		{name: "serve", args: "[-config FILE] [-dry-run]", summary: "run the mail daemon (without a config: on an embedded mail system)", run: cmdServe},
-		{name: "demo", args: "[-moves N]", summary: "watch two scripted players play a game by mail", run: cmdDemo},
+		{name: "serve", args: "[-config FILE] [-dry-run] [-q] [-db PATH] [-imap ADDR] [-smtp ADDR]", summary: "run the mail daemon (without a config: on an embedded mail system)", run: cmdServe},
+		{name: "secret", args: "FILE", summary: "write a new token secret to FILE for the config's secret_file (mode 0600; never replaces one)", run: cmdSecret},
+		{name: "demo", args: "[-moves N] [-seed X]", summary: "watch two scripted players play a game by mail", run: cmdDemo},
 		{name: "mail", args: "parse [-json] [FILE]", summary: "what the daemon reads out of one mail", run: cmdMail},
-		{name: "validate", args: "FILE...", summary: "parse and replay records; file:line:col: errors", run: cmdValidate},
+		{name: "validate", args: "[-q] FILE...", summary: "parse and replay records; file:line:col: errors", run: cmdValidate},
 		{name: "fmt", args: "[-w] FILE...", summary: "write records in canonical form", run: cmdFmt},
 		{name: "show", args: "[-ply N] [-view SEAT] FILE", summary: "the board after any ply of a record", run: cmdShow},
 		{name: "moves", args: "FILE", summary: "the legal moves at the end of a record, one per line", run: cmdMoves},
 		{name: "perft", args: "-depth N [-seats S] [-board B] [-target T] GAME|FILE", summary: "count move-generation nodes", run: cmdPerft},
-		{name: "match", args: "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X] [-move-time D] [-o FILE] PLAYER...", summary: "games between computer players (random, bot:LEVEL), seats rotating, with each player's results",
+		{name: "match", args: "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X] [-move-time D] [-max-plies N] [-o FILE] PLAYER...", summary: "games between computer players (random, bot:LEVEL), seats rotating, with each player's results",
 			doc: "Play K games between the players named (random, or bot:LEVEL with a level from 1 to 5), one a seat, rotating the seats from game to game, and say each player's wins, draws, losses and score with a 95% interval.", run: cmdMatch},
-		{name: "selfplay", args: "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X]", summary: "write K random games as records", run: cmdSelfplay},
+		{name: "selfplay", args: "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X] [-max-plies N]", summary: "write K random games as records", run: cmdSelfplay},
 		{name: "archive", args: "[-db PATH] COMMAND [flags] [args]", summary: "the archive of finished games",
 			doc: "The archive of finished games, in one SQLite file.", run: cmdArchive, subHelp: true, subcommands: []command{
 				{name: "import", args: "FILE...|-", summary: "add record files (also .gz) to the archive; invalid records go to quarantine", run: onArchive(archiveImport)},
@@ -54,7 +55,7 @@ func init() {
 				{name: "delete", args: "ID...", summary: "remove games", run: onArchive(archiveDelete)},
 				{name: "quarantine", args: "[retry]", summary: "list the records that did not replay, or retry them under the current rules", run: onArchive(archiveQuarantine)},
 				{name: "alias", args: "NAME SPELLING...", summary: "merge other spellings of a player's name into NAME", run: onArchive(archiveAlias)},
-				{name: "stats", args: "[filters] [-players N] | -explore [-position CODE] -game G", summary: "seat wins, lengths and player results, or the moves played from a position", run: onArchive(archiveStats)},
+				{name: "stats", args: "[filters] [-players N] [-format table|json] | -explore [-position CODE] -game G", summary: "seat wins, lengths and player results, or the moves played from a position", run: onArchive(archiveStats)},
 				{name: "verify", args: "", summary: "replay every stored game under the current rules", run: onArchive(archiveVerify)},
 			}},
 		{name: "games", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the operator's view of the games by mail", run: cmdGames, subcommands: []command{
@@ -68,7 +69,9 @@ func init() {
 			{name: "block", args: "ADDRESS", summary: "ignore an address's mail: no replies, no challenges, no moves", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, true) })},
 			{name: "unblock", args: "ADDRESS", summary: "answer an address again", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, false) })},
 		}},
-		{name: "record", args: "GAME [-seats S] [-board B] [-target T] [-o FILE]", summary: "record a game played at the table", run: cmdRecord},
+		{name: "record", args: "GAME [-seats S] [-board B] [-target T] [-o FILE] [-event E] [-site S] [-date YYYY.MM.DD] [-player NAME]... | -resume FILE",
+			summary: "record a game played at the table", doc: recordDoc(), run: cmdRecord},
+		{name: "version", args: "", summary: "the version of icepost and the source revision it was built from", run: cmdVersion},
 		{name: "help", args: "[COMMAND]", summary: "this text, or one command's flags", run: cmdHelp},
 	}
 }

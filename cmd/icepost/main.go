@@ -18,9 +18,18 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGINT and SIGTERM end the context, with the signal as its cause
+	// (serve logs it). A second signal kills the process as usual.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		signal.Stop(sigs)
+		cancel(fmt.Errorf("signal %v", sig))
+	}()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	cancel(nil)
 	os.Exit(code)
 }
 
@@ -35,6 +44,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if isHelpFlag(name) {
 		usage(stdout)
 		return exitOK
+	}
+	if name == "--version" || name == "-version" {
+		name = "version"
 	}
 	if c := find(name); c != nil {
 		return c.run(e, args[1:])

@@ -13,6 +13,8 @@ import (
 	"golang.org/x/term"
 
 	"icepost/notation"
+	"icepost/rules"
+	"icepost/rules/games"
 	"icepost/tabletop"
 )
 
@@ -38,6 +40,7 @@ func cmdRecord(e *env, args []string) int {
 	date := fs.String("date", "", "the Date tag, YYYY.MM.DD (default today; asked at a terminal)")
 	var players playerFlags
 	fs.Var(&players, "player", "a player's name, seat 1 first; repeat for each seat (asked at a terminal)")
+	resume := fs.String("resume", "", "go on with the unfinished record in `FILE`, and write it back there (instead of GAME and the game's flags)")
 	// Flags may stand before or after GAME.
 	var game string
 	rest := args
@@ -54,13 +57,29 @@ func cmdRecord(e *env, args []string) int {
 		}
 		game, rest = fs.Arg(0), fs.Args()[1:]
 	}
-	if game == "" {
+	var resumed *notation.Game
+	var g rules.Game
+	switch {
+	case *resume != "":
+		if game != "" || opts() != (rules.Options{}) {
+			fmt.Fprintln(e.stderr, "icepost record: -resume FILE takes the game and its options from the record: name no game and give no -seats, -board or -target")
+			return exitUsage
+		}
+		var code int
+		if resumed, code = firstGame(e, "record", *resume); resumed == nil {
+			return max(code, exitUsage) // a record that cannot be read is the command line's fault here
+		}
+		if *out == "" {
+			*out = *resume
+		}
+	case game == "":
 		fmt.Fprintln(e.stderr, "icepost record: name the game to record, like icepost record icesickle")
 		return exitUsage
-	}
-	g, ok := lookupGame(e, "record", game)
-	if !ok {
-		return exitUsage
+	default:
+		var ok bool
+		if g, ok = lookupGame(e, "record", game); !ok {
+			return exitUsage
+		}
 	}
 	var tags []notation.Tag
 	if *event != "" {
@@ -77,7 +96,7 @@ func cmdRecord(e *env, args []string) int {
 	}
 
 	stdin, isTerm := terminal(e.stdin)
-	cfg := tabletop.Config{Game: g, Options: opts(), Tags: tags, Ask: isTerm, Path: *out}
+	cfg := tabletop.Config{Game: g, Options: opts(), Tags: tags, Ask: isTerm, Path: *out, Resume: resumed}
 	w := e.stdout
 	var lr tabletop.LineReader
 	if isTerm {
@@ -110,7 +129,19 @@ func cmdRecord(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "icepost record: %v\n", err)
 		return exitInvalid
 	}
+	if n := s.Refused(); n > 0 && !isTerm {
+		// A script piping moves must notice that some were not recorded.
+		fmt.Fprintf(e.stderr, "icepost record: %s refused by the rules and not recorded\n", countOf(n, "move was", "moves were"))
+		return exitInvalid
+	}
 	return exitOK
+}
+
+// recordDoc is what icepost record -h says it does, with the games this
+// build has.
+func recordDoc() string {
+	return "Record a game played at the table. GAME is one of " + strings.Join(games.Names(), ", ") +
+		" (any case). With -resume FILE, go on with the unfinished record in FILE."
 }
 
 // terminal reports whether r is a terminal, and returns it as a file.

@@ -21,7 +21,7 @@ func TestRecordPiped(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "club.txt")
 	in := "L@c3\nL@c3\nM@d4\ncomment Bob \"thinks\" long\nshow 1\nmoves\nundo\nM@d4\nquit\n"
 	code, out, errs := runRecord(t, in, "icesickle", "-o", path, "-event", "Club night", "-date", "2026-11-22", "-player", "Ada", "-player", "Bob")
-	if code != exitOK {
+	if code != exitInvalid { // one move was refused
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
 	for _, want := range []string{"Not recorded: L@c3", "After move 1, L@c3", "legal moves for", "Taken back", "written to " + path} {
@@ -106,5 +106,50 @@ func TestRecordUsage(t *testing.T) {
 	code, out, _ := runRecord(t, "", "-h")
 	if code != exitOK || !strings.Contains(out, "-player") {
 		t.Errorf("-h: exit %d\n%s", code, out)
+	}
+}
+
+// A refused move in piped input makes the exit status 1, so that scripts
+// notice; the record of the moves that were legal is written all the same.
+func TestRecordPipedRefusedMove(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.txt")
+	code, _, errs := runRecord(t, "L@c3\nL@c3\nM@d4\n", "icesickle", "-o", path)
+	if code != exitInvalid || !strings.Contains(errs, "1 move was refused") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if got, _ := os.ReadFile(path); !strings.Contains(string(got), "1. L@c3 M@d4 *") {
+		t.Errorf("record:\n%s", got)
+	}
+	if code, _, errs := runRecord(t, "L@c3\nM@d4\n", "icesickle", "-o", filepath.Join(t.TempDir(), "h.txt")); code != exitOK {
+		t.Errorf("all legal: exit %d %s", code, errs)
+	}
+}
+
+// -resume FILE goes on with an unfinished record and writes it back to
+// FILE.
+func TestRecordResume(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "g.txt")
+	if code, _, errs := runRecord(t, "L@c3\nM@d4\n", "icesickle", "-o", path, "-player", "Ada", "-player", "Bob"); code != exitOK {
+		t.Fatalf("first session: %s", errs)
+	}
+	code, out, errs := runRecord(t, "S@a1\nquit\n", "-resume", path)
+	if code != exitOK || !strings.Contains(out, "Going on with IceSickle") {
+		t.Fatalf("resume: exit %d\n%s%s", code, out, errs)
+	}
+	got, _ := os.ReadFile(path)
+	if !strings.Contains(string(got), "1. L@c3 M@d4 2. S@a1 *") || !strings.Contains(string(got), `[Player1 "Ada"]`) {
+		t.Errorf("record after resume:\n%s", got)
+	}
+	if _, err := os.Stat(path[:len(path)-4] + "-1.txt"); err == nil {
+		t.Error("resume wrote a second file")
+	}
+	for _, args := range [][]string{
+		{"icesickle", "-resume", path},
+		{"-resume", path, "-seats", "3"},
+		{"-resume", filepath.Join(t.TempDir(), "missing.txt")},
+	} {
+		if code, _, _ := runRecord(t, "", args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
 	}
 }

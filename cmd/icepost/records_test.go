@@ -54,7 +54,7 @@ func TestSelfplayValidatesForEveryGame(t *testing.T) {
 func TestValidateReportsErrors(t *testing.T) {
 	bad := writeFile(t, "bad.txt", "[Game \"IceSickle\"]\n\n1. L@c3 L@c3 *\n\n[Game \"IceSickle\"]\n\n1. L@c3 *\n")
 	code, out, errs := icepost(t, "", "validate", bad)
-	if code != exitInvalid || !strings.Contains(errs, "bad.txt:3:9: ply 2: L@c3: c3 is occupied") || !strings.Contains(out, "1 valid records, 1 errors") {
+	if code != exitInvalid || !strings.Contains(errs, "bad.txt:3:9: ply 2: L@c3: c3 is occupied") || !strings.Contains(out, "1 valid record, 1 error") {
 		t.Errorf("validate: %d %q %q", code, out, errs)
 	}
 	if code, _, errs := icepost(t, "", "validate", filepath.Join(t.TempDir(), "missing.txt")); code != exitUsage || !strings.Contains(errs, "no such file") {

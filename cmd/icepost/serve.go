@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"icepost/pbem"
 	"icepost/pbem/mailbox"
@@ -34,11 +35,14 @@ func cmdServe(e *env, args []string) int {
 		}
 		defer emb.close()
 		printEmbedded(e.stdout, emb.sys, *dbPath)
-		if err := emb.daemon.Run(e.ctx); err != nil {
-			fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
-			return exitUsage
+		// Said on the terminal whatever the log level: a mail client set
+		// up for the usual port would find nothing there.
+		for _, p := range []struct{ what, asked, got string }{{"IMAP", *imapAddr, emb.sys.IMAPAddr}, {"SMTP", *smtpAddr, emb.sys.SMTPAddr}} {
+			if p.got != p.asked && !strings.HasSuffix(p.asked, ":0") {
+				fmt.Fprintf(e.stderr, "NOTE: %s is taken: %s listens on %s instead. Point your mail client there (or stop what holds %s).\n", p.asked, p.what, p.got, p.asked)
+			}
 		}
-		return exitOK
+		return runDaemon(e, log, emb.daemon)
 	}
 	cfg, err := pbem.LoadConfig(*config)
 	if err != nil {
@@ -52,10 +56,19 @@ func cmdServe(e *env, args []string) int {
 	}
 	defer closeAll()
 	log.Info("icepost serve", "address", cfg.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "database", cfg.Database, "dry_run", *dryRun)
-	if err := d.Run(e.ctx); err != nil {
+	return runDaemon(e, log, d)
+}
+
+// runDaemon runs d until the context ends, and logs why it stopped (a
+// signal, for the operator who wonders whether it crashed).
+func runDaemon(e *env, log *slog.Logger, d *pbem.Daemon) int {
+	err := d.Run(e.ctx)
+	if err != nil && e.ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
 		return exitUsage
 	}
+	// Logged at Warn, so that -q shows it too: it is the last line.
+	log.Warn("icepost serve stopped", "cause", context.Cause(e.ctx))
 	return exitOK
 }
 
@@ -101,10 +114,11 @@ Connect any mail client:
   IMAP  %s   (no TLS)
   SMTP  %s   (no TLS)
   accounts (user name = password): ada, bob, cy   at %s
+  (log in as ada or ada@%s: both work)
 
 Try it: as ada, send a mail to %s with the text
   challenge icesickle %s
 then, as bob, reply "accept" to the invitation, and play by replying to the boards.
 Games are kept in %s. Stop with Ctrl-C.
-`, sys.IMAPAddr, sys.SMTPAddr, sys.Domain, sys.Address("games"), sys.Address("bob"), dbPath)
+`, sys.IMAPAddr, sys.SMTPAddr, sys.Domain, sys.Domain, sys.Address("games"), sys.Address("bob"), dbPath)
 }

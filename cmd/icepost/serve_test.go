@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -67,5 +70,60 @@ func TestServeBadConfig(t *testing.T) {
 	code, _, errs := icepost(t, "", "serve", "-config", cfg)
 	if code != exitUsage || !strings.Contains(errs, "secrets never go in the file") {
 		t.Errorf("serve with a password in the config: %d %s", code, errs)
+	}
+}
+
+// When its usual ports are taken, serve says loudly where it listens
+// instead (even with -q), and it logs a line when it stops on a signal.
+func TestServeFallbackPortsAndStop(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	var out, errb syncBuffer
+	db := filepath.Join(t.TempDir(), "icepost.db")
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"serve", "-db", db, "-imap", taken.Addr().String(), "-smtp", "127.0.0.1:0", "-q"}, nil, &out, &errb)
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), "Stop with Ctrl-C") {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve printed no connection help:\n%s\n%s", out.String(), errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if want := "NOTE: " + taken.Addr().String() + " is taken: IMAP listens on 127.0.0.1:"; !strings.Contains(errb.String(), want) {
+		t.Errorf("no loud word of the IMAP port taken (%q):\n%s", want, errb.String())
+	}
+	if !strings.Contains(out.String(), "log in as ada or ada@icepost.localhost") {
+		t.Errorf("the banner does not say both login names work:\n%s", out.String())
+	}
+	cancel(errors.New("signal interrupt"))
+	select {
+	case code := <-done:
+		if code != exitOK || !strings.Contains(errb.String(), "stopped") || !strings.Contains(errb.String(), "signal interrupt") {
+			t.Errorf("serve stopped with exit %d, log:\n%s", code, errb.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not stop when its context ended")
+	}
+}
+
+// icepost secret writes a secret that serve's config can name, and never
+// replaces one.
+func TestSecretCommand(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "secret")
+	code, out, errs := icepost(t, "", "secret", path)
+	if code != exitOK || !strings.Contains(out, "secret_file = \""+path+"\"") {
+		t.Fatalf("secret: exit %d\n%s%s", code, out, errs)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 || fi.Size() < 40 {
+		t.Errorf("secret file: %v %v", fi, err)
+	}
+	if code, _, errs := icepost(t, "", "secret", path); code != exitUsage || !strings.Contains(errs, "never replaced") {
+		t.Errorf("second secret: exit %d %s", code, errs)
 	}
 }

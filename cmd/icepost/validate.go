@@ -31,6 +31,7 @@ func cmdValidate(e *env, args []string) int {
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost validate: %v\n", err)
 			code = exitUsage
+			invalid++ // a file that cannot be read is an error too
 			continue
 		}
 		// Count valid games without keeping them, replaying records on
@@ -43,7 +44,15 @@ func cmdValidate(e *env, args []string) int {
 		}
 	}
 	if !*quiet {
-		fmt.Fprintf(e.stdout, "%d valid records, %d errors\n", valid, invalid)
+		fmt.Fprintf(e.stdout, "%s, %s\n", countOf(valid, "valid record", "valid records"), countOf(invalid, "error", "errors"))
 	}
 	return code
+}
+
+// countOf writes n with the word's singular or plural form.
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -14,6 +14,9 @@ import (
 //	challenge GAME [name=value ...] ADDRESS ...
 //	vacation DAYS | vacation off
 //	digest on | digest off
+//	if TOKEN then TOKEN [if TOKEN then TOKEN]...   conditional moves: if they play A, I play B
+//	conditions clear
+//	preview TOKEN...             the board after these moves, not played
 //
 // ParseCommand returns the canonical form: "move " plus the move token with
 // square letters in lower case and sizes, orientations and "=K" in upper
@@ -88,8 +91,46 @@ func ParseCommand(line string, g Grammar) (cmd string, ok bool) {
 		}
 	case word == "challenge" && len(args) >= 2:
 		return parseChallenge(args, g)
+	case word == "if":
+		return parseConditional(f, g)
+	case word == "conditions" && len(args) == 1 && strings.EqualFold(args[0], "clear"):
+		return "conditions clear", true
+	case word == "preview" && len(args) <= MaxChain:
+		out := []string{"preview"}
+		for _, a := range args {
+			m, ok := g.Move(a)
+			if !ok {
+				return "", false
+			}
+			out = append(out, m)
+		}
+		return strings.Join(out, " "), true
 	}
 	return "", false
+}
+
+// MaxChain bounds the moves of one conditional line or preview.
+const MaxChain = 20
+
+// parseConditional reads "if A then B [if C then D]...": words f, each
+// A, B, ... a move token.
+func parseConditional(f []string, g Grammar) (string, bool) {
+	if len(f)%4 != 0 || len(f)/2 > MaxChain {
+		return "", false
+	}
+	out := make([]string, 0, len(f))
+	for i := 0; i < len(f); i += 4 {
+		if !strings.EqualFold(f[i], "if") || !strings.EqualFold(f[i+2], "then") {
+			return "", false
+		}
+		a, ok1 := g.Move(f[i+1])
+		b, ok2 := g.Move(f[i+3])
+		if !ok1 || !ok2 {
+			return "", false
+		}
+		out = append(out, "if", a, "then", b)
+	}
+	return strings.Join(out, " "), true
 }
 
 func parseChallenge(args []string, g Grammar) (string, bool) {

@@ -185,6 +185,10 @@ func TestParseCommand(t *testing.T) {
 		{"CHALLENGE IceFrogs bob@example.org", "challenge icefrogs bob@example.org"},
 		{"vacation 14", "vacation 14"}, {"vacation 007", "vacation 7"}, {"Vacation OFF", "vacation off"},
 		{"digest on", "digest on"}, {"digest OFF", "digest off"},
+		// Conditional moves and previews
+		{"if M@d4 then s@a1", "if M@d4 then S@a1"}, {"IF m@d4 THEN S@a1 if a1xc3 then L@e5", "if M@d4 then S@a1 if a1xc3 then L@e5"},
+		{"conditions clear", "conditions clear"}, {"Conditions Clear", "conditions clear"},
+		{"preview L@c3", "preview L@c3"}, {"Preview l@c3 m@d4", "preview L@c3 M@d4"},
 		// Not commands
 		{"Thanks for the game!", ""}, {"", ""}, {"c3", ""}, {"e4", ""}, {"c3xe5 is my move", ""},
 		{"move", ""}, {"move c3xe5 now", ""}, {"c3x", ""}, {"c3--d4", ""}, {"c0-d4", ""}, {"c123-d4", ""},
@@ -192,6 +196,8 @@ func TestParseCommand(t *testing.T) {
 		{"challenge chess bob@example.org", ""}, {"challenge pikemen", ""}, {"challenge pikemen seats=3", ""},
 		{"challenge pikemen bob", ""}, {"vacation forever", ""}, {"vacation 1000", ""}, {"digest maybe", ""},
 		{"observe", ""}, {"observe a b", ""}, {"board please", ""}, {"Hi,", ""},
+		{"if you play M@d4 then S@a1", ""}, {"if M@d4 then", ""}, {"if M@d4 S@a1", ""}, {"if M@d4 then S@a1 if", ""},
+		{"if M@d4 then S@a1 and then", ""}, {"conditions", ""}, {"conditions clear all", ""}, {"preview", ""}, {"preview it", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

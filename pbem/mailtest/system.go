@@ -123,7 +123,7 @@ func (s *System) startIMAP(addr string) error {
 	}
 	srv := imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return s.mem.NewSession(), nil, nil
+			return &addressLogin{s.mem.NewSession().(imapserver.SessionIMAP4rev2), s}, nil, nil
 		},
 		Caps:         caps,
 		InsecureAuth: true, // loopback only
@@ -143,6 +143,37 @@ func (s *System) startIMAP(addr string) error {
 	s.IMAPAddr = ln.Addr().String()
 	s.mu.Unlock()
 	return nil
+}
+
+// addressLogin is the memory server's IMAP session, logging in with the
+// account's name or its full address (what many mail clients send by
+// default): "ada" and "ada@" + Domain are one account.
+type addressLogin struct {
+	imapserver.SessionIMAP4rev2
+	s *System
+}
+
+func (a *addressLogin) Login(username, password string) error {
+	user, ok := a.s.account(username)
+	if !ok {
+		return imapserver.ErrAuthFailed
+	}
+	return a.SessionIMAP4rev2.Login(user, password)
+}
+
+// account returns the account a login name means: the name itself, or the
+// local part of an address on Domain, in lower case.
+func (s *System) account(login string) (string, bool) {
+	user := login
+	if i := strings.LastIndexByte(login, '@'); i >= 0 {
+		if !strings.EqualFold(login[i+1:], s.Domain) {
+			return "", false
+		}
+		user = login[:i]
+	}
+	user = strings.ToLower(user)
+	_, ok := s.cfg.Users[user]
+	return user, ok
 }
 
 func (s *System) startSMTP() error {
@@ -362,9 +393,8 @@ func (se *session) AuthMechanisms() []string { return []string{sasl.Plain} }
 
 func (se *session) Auth(mech string) (sasl.Server, error) {
 	return sasl.NewPlainServer(func(identity, username, password string) error {
-		user, _, _ := strings.Cut(username, "@")
-		want, ok := se.s.cfg.Users[user]
-		if !ok || want != password || (identity != "" && identity != username) {
+		user, ok := se.s.account(username)
+		if !ok || se.s.cfg.Users[user] != password || (identity != "" && identity != username) {
 			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Invalid credentials"}
 		}
 		return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
@@ -109,5 +110,46 @@ func TestDovecotWithEmbeddedSMTP(t *testing.T) {
 	}
 	if len(ms) != 1 || !strings.Contains(string(ms[0].Raw), "Subject: hello") {
 		t.Errorf("games's INBOX in Dovecot = %+v", ms)
+	}
+}
+
+// Mail clients log in with the full address by default: the embedded
+// IMAP and SMTP servers take "ada" and "ada@domain" alike, and no other
+// domain.
+func TestLoginWithFullAddress(t *testing.T) {
+	ctx := context.Background()
+	sys, err := mailtest.Start(ctx, mailtest.Config{Domain: "icepost.localhost", Users: map[string]string{"ada": "ada"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sys.Stop()
+	for _, c := range []struct {
+		user string
+		ok   bool
+	}{{"ada", true}, {"ada@icepost.localhost", true}, {"Ada@ICEPOST.localhost", true}, {"ada@elsewhere.test", false}, {"bob@icepost.localhost", false}} {
+		ic, err := imapclient.DialInsecure(sys.IMAPAddr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = ic.Login(c.user, "ada").Wait()
+		if (err == nil) != c.ok {
+			t.Errorf("IMAP login as %s: %v, want ok %v", c.user, err, c.ok)
+		}
+		if err == nil {
+			if _, err := ic.Select("INBOX", nil).Wait(); err != nil {
+				t.Errorf("IMAP as %s: SELECT INBOX: %v", c.user, err)
+			}
+		}
+		ic.Close()
+
+		sc, err := smtp.Dial(sys.SMTPAddr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = sc.Auth(sasl.NewPlainClient("", c.user, "ada"))
+		if (err == nil) != c.ok {
+			t.Errorf("SMTP AUTH as %s: %v, want ok %v", c.user, err, c.ok)
+		}
+		sc.Close()
 	}
 }
