@@ -21,6 +21,10 @@ type Diagram struct {
 	// names (NameCells).
 	Columns, Rows []Label
 	NameCells     bool
+	// Pointing is true for a game whose pieces lie down pointing a way
+	// as well as stand upright (Pikemen): words about a piece then say
+	// which.
+	Pointing bool
 	// Turned is true when the board is seen from the other side (the
 	// viewer's rule is the text board's): everything is drawn turned by
 	// 180 degrees, directions included.

@@ -18,12 +18,13 @@ var directions = [9]rules.Direction{
 // In a 2-seat game viewer 2 sees the board turned, as on the text board.
 func (p Position) Diagram(viewer int) rules.Diagram {
 	d := rules.Diagram{
-		Game:   "Pikemen",
-		Grid:   rules.Square,
-		Cells:  make([]rules.Cell, 64),
-		Turned: p.seats == 2 && viewer == 2,
-		Seats:  make([]rules.SeatInfo, p.seats),
-		Notes:  []string{fmt.Sprintf("%d points win", p.target)},
+		Game:     "Pikemen",
+		Grid:     rules.Square,
+		Cells:    make([]rules.Cell, 64),
+		Turned:   p.seats == 2 && viewer == 2,
+		Pointing: true,
+		Seats:    make([]rules.SeatInfo, p.seats),
+		Notes:    []string{fmt.Sprintf("%d points win", p.target)},
 	}
 	for sq := range d.Cells {
 		c := &d.Cells[sq]
