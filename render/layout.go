@@ -127,7 +127,6 @@ func layout(d *rules.Diagram, o options) *scene {
 	boardW := b.w + 2*labelBand
 	sc.W = math.Ceil(max(minWidth, boardW+2*pad))
 	y := pad
-
 	// The title and who is to move, or how the game ended.
 	title := o.title
 	if title == "" {
@@ -156,12 +155,20 @@ func layout(d *rules.Diagram, o options) *scene {
 		notes = nil
 		y += 90 + 16
 	} else {
-		b.origin = pt{(sc.W - b.w) / 2, y + labelBand}
+		b.origin = pt{math.Round((sc.W - b.w) / 2), math.Round(y + labelBand)}
 		drawBoard(sc, b)
 		y += b.h + 2*labelBand + 10
 	}
 
 	y = drawLegend(sc, d, o, y)
+	if d.Pointing && len(d.Cells) > 0 {
+		// Tokens name directions by the compass: say where N is.
+		if d.Turned {
+			notes = append(notes, "N points down the page, E to the left (the board is turned)")
+		} else {
+			notes = append(notes, "N points up the page, E to the right")
+		}
+	}
 	for _, n := range notes {
 		sc.text(pt{pad, y + textSize}, fit(n, textSize, false, sc.W-2*pad), textSize, anchorStart, false, softInk)
 		y += textSize + 8

@@ -3,6 +3,7 @@ package render
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"image/png"
 	"io"
 	"math"
@@ -15,13 +16,20 @@ import (
 // writePNG rasterizes the scene, anti-aliased, and writes it as a PNG.
 func writePNG(w io.Writer, sc *scene, scale float64) error {
 	img := rasterize(sc, scale)
-	enc := png.Encoder{CompressionLevel: png.BestCompression}
-	return enc.Encode(w, img)
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	return enc.Encode(w, quantize(img))
 }
 
 // rasterize draws the scene scale times as large as its own size.
 func rasterize(sc *scene, scale float64) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(sc.W*scale)), int(math.Ceil(sc.H*scale))))
+	// The picture is opaque: white, then everything over it.
+	if len(img.Pix) > 0 {
+		img.Pix[0] = 0xff
+		for n := 1; n < len(img.Pix); n *= 2 {
+			copy(img.Pix[n:], img.Pix[:n])
+		}
+	}
 	r := &raster{img: img, faces: faces{}}
 	for i := range sc.shapes {
 		s := &sc.shapes[i]
@@ -30,7 +38,9 @@ func rasterize(sc *scene, scale float64) *image.RGBA {
 		}
 		switch s.kind {
 		case kindPoly:
-			if s.fill.A != 0 {
+			if s.fill.A == 0xff && len(s.polys) == 1 && r.rect(s.fill, s.polys[0]) {
+				// done: a rectangle on whole pixels
+			} else if s.fill.A != 0 {
 				r.fill(s.fill, s.polys...)
 			}
 			if s.stroke.A != 0 {
@@ -61,7 +71,34 @@ func rasterize(sc *scene, scale float64) *image.RGBA {
 type raster struct {
 	img   *image.RGBA
 	z     vector.Rasterizer
+	mask  image.Alpha
 	faces faces
+}
+
+// rect fills poly in the opaque colour c and returns true when poly is
+// a rectangle with its corners on whole pixels (a square board's cells),
+// which needs no anti-aliasing.
+func (r *raster) rect(c color.NRGBA, poly []pt) bool {
+	if len(poly) != 4 {
+		return false
+	}
+	whole := func(v float64) bool { return v == math.Trunc(v) }
+	a, b, cc, d := poly[0], poly[1], poly[2], poly[3]
+	if !(a.Y == b.Y && b.X == cc.X && cc.Y == d.Y && d.X == a.X) || !whole(a.X) || !whole(a.Y) || !whole(cc.X) || !whole(cc.Y) {
+		return false
+	}
+	box := image.Rect(int(min(a.X, cc.X)), int(min(a.Y, cc.Y)), int(max(a.X, cc.X)), int(max(a.Y, cc.Y))).Intersect(r.img.Bounds())
+	if box.Empty() {
+		return true
+	}
+	row := r.img.Pix[r.img.PixOffset(box.Min.X, box.Min.Y):]
+	for x := range box.Dx() {
+		copy(row[4*x:], []uint8{c.R, c.G, c.B, 0xff})
+	}
+	for y := 1; y < box.Dy(); y++ {
+		copy(r.img.Pix[r.img.PixOffset(box.Min.X, box.Min.Y+y):], row[:4*box.Dx()])
+	}
+	return true
 }
 
 // fill fills the polygons together (non-zero winding) in colour c.
@@ -90,7 +127,35 @@ func (r *raster) fill(c color.NRGBA, polys ...[]pt) {
 		}
 		r.z.ClosePath()
 	}
-	r.z.Draw(r.img, box, image.NewUniform(c), image.Point{})
+	// The rasterizer writes the coverage into a mask, its fast path; the
+	// mask is then blended here, skipping what it does not cover. The
+	// picture is opaque, so blending is plain mixing.
+	n := box.Dx() * box.Dy()
+	if cap(r.mask.Pix) < n {
+		r.mask.Pix = make([]uint8, n)
+	}
+	r.mask.Pix, r.mask.Stride, r.mask.Rect = r.mask.Pix[:n], box.Dx(), image.Rect(0, 0, box.Dx(), box.Dy())
+	r.z.DrawOp = draw.Src
+	r.z.Draw(&r.mask, r.mask.Rect, image.Opaque, image.Point{})
+	ca := uint32(c.A)
+	cr, cg, cb := uint32(c.R), uint32(c.G), uint32(c.B)
+	for y := range box.Dy() {
+		row := r.img.Pix[r.img.PixOffset(box.Min.X, box.Min.Y+y):]
+		for x, m := range r.mask.Pix[y*box.Dx() : (y+1)*box.Dx()] {
+			if m == 0 {
+				continue
+			}
+			a := uint32(m) * ca / 255
+			px := row[4*x : 4*x+3 : 4*x+3]
+			if a == 255 {
+				px[0], px[1], px[2] = uint8(cr), uint8(cg), uint8(cb)
+				continue
+			}
+			px[0] = uint8((uint32(px[0])*(255-a) + cr*a + 127) / 255)
+			px[1] = uint8((uint32(px[1])*(255-a) + cg*a + 127) / 255)
+			px[2] = uint8((uint32(px[2])*(255-a) + cb*a + 127) / 255)
+		}
+	}
 }
 
 func (r *raster) text(s *shape) {

@@ -26,10 +26,10 @@ func TestWriteSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(dir, s.name+".png"), p.Bytes(), 0o644)
+		t.Logf("%s: png %d bytes, svg %d bytes", s.name, p.Len(), v.Len())
 		p.Reset()
 		render.PNG(&p, d, render.Names("Alice", "Bob", "Carol", "Dave"), render.Scale(2))
 		os.WriteFile(filepath.Join(dir, s.name+"@2x.png"), p.Bytes(), 0o644)
 		os.WriteFile(filepath.Join(dir, s.name+".svg"), v.Bytes(), 0o644)
-		t.Logf("%s: png %d bytes, svg %d bytes", s.name, p.Len(), v.Len())
 	}
 }
