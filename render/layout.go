@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	"icepost/rules"
@@ -144,7 +145,7 @@ func layout(d *rules.Diagram, o options) *scene {
 		y += textSize + 12
 	}
 
-	notes := d.Notes
+	notes := slices.Clone(d.Notes)
 	if len(d.Cells) == 0 {
 		// No board: the notes stand where it would be.
 		box := []pt{{pad, y}, {sc.W - pad, y}, {sc.W - pad, y + 90}, {pad, y + 90}}
