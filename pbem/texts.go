@@ -68,11 +68,10 @@ func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 		b.WriteString(news + "\n\n")
 	}
 	b.WriteString(boardText(s, seatNo, g.status != statusActive))
-	code := wrapCode(s.Code(), 76)
-	if len(code) == 1 {
-		fmt.Fprintf(&b, "Position code:\n%s\n", code[0])
+	if line := "Position: " + s.Code(); len(line) < 78 {
+		b.WriteString(line + "\n")
 	} else {
-		b.WriteString("Position code (one line, broken here after a \"/\"):\n" + strings.Join(code, "\n") + "\n")
+		b.WriteString("Position (one line, broken here after a \"/\"):\n" + strings.Join(wrapCode(s.Code(), 76), "\n") + "\n")
 	}
 	fmt.Fprintf(&b, "Moves played: %d\n", g.ply())
 	clock := h.clockLine(g, seatNo)
