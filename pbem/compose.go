@@ -23,15 +23,15 @@ import (
 // lined up) unless the mail brings its own HTML and inline images (a
 // board mail: the board as a picture); and attachments.
 type outMail struct {
-	From        string // the server's address
-	FromName    string
-	To          string
-	ReplyTo     string
-	Subject     string
-	MessageID   string // without angle brackets
-	InReplyTo   string
-	References  []string
-	Text        string
+	From       string // the server's address
+	FromName   string
+	To         string
+	ReplyTo    string
+	Subject    string
+	MessageID  string // without angle brackets
+	InReplyTo  string
+	References []string
+	Text       string
 	// HTML, when set, is the HTML part, and Inline the images it shows
 	// (src="cid:..."): they go with it in a multipart/related.
 	HTML        string

@@ -36,7 +36,7 @@ func Describe(d rules.Diagram, opts ...Option) string {
 				w += " " + directionWords[p.Points]
 			}
 			if p.Owner >= 0 && p.Owner < len(byOwner) {
-				byOwner[p.Owner] = append(byOwner[p.Owner], w+" "+c.Name)
+				byOwner[p.Owner] = append(byOwner[p.Owner], c.Name+" "+w)
 			}
 		default:
 			var parts []string

@@ -123,8 +123,8 @@ func (b *board) half(size int) float64 {
 }
 
 func layout(d *rules.Diagram, o options) *scene {
-	sc := &scene{}
 	b := newBoard(d)
+	sc := &scene{board: b}
 	boardW := b.w + 2*labelBand
 	sc.W = math.Ceil(max(minWidth, boardW+2*pad))
 	y := pad
@@ -309,8 +309,16 @@ func shrink(poly []pt, c pt, k float64) []pt {
 // drawStack draws the pieces of one cell, bottom first, and beside them
 // the pieces that the ones above hide.
 func drawStack(sc *scene, b *board, c pt, pieces []rules.Piece) {
-	for _, p := range pieces {
-		drawPiece(sc, b, c, p)
+	// Each piece on another is drawn a little smaller, so that the ring
+	// of the one beneath shows, with that one's pips in it.
+	k := 1.0
+	for i, p := range pieces {
+		above := 0.0
+		if i+1 < len(pieces) {
+			above = b.half(pieces[i+1].Size) * k * stackShrink
+		}
+		drawPieceScaled(sc, b, c, p, k, above)
+		k *= stackShrink
 	}
 	hidden := false
 	for i := range pieces {
@@ -335,14 +343,22 @@ func drawStack(sc *scene, b *board, c pt, pieces []rules.Piece) {
 	}
 }
 
+// stackShrink is how much smaller a piece on another is drawn.
+const stackShrink = 0.88
+
 // drawPiece draws one pyramid seen from above.
-func drawPiece(sc *scene, b *board, c pt, p rules.Piece) {
+func drawPiece(sc *scene, b *board, c pt, p rules.Piece) { drawPieceScaled(sc, b, c, p, 1, 0) }
+
+// drawPieceScaled draws a pyramid k times its size; above is the half
+// side of the piece standing on it (0 for none), whose base its pips
+// keep clear of.
+func drawPieceScaled(sc *scene, b *board, c pt, p rules.Piece, k, above float64) {
 	col := SeatColour(p.Owner)
 	edge := mix(col, black, 0.55)
 	pip := mix(col, white, 0.85)
 	pipR := max(1.8, 0.038*b.unit)
 	if p.Points == rules.Upright {
-		h := b.half(p.Size)
+		h := b.half(p.Size) * k
 		tl, tr := pt{c.X - h, c.Y - h}, pt{c.X + h, c.Y - h}
 		br, bl := pt{c.X + h, c.Y + h}, pt{c.X - h, c.Y + h}
 		sc.poly(mix(col, white, 0.38), none, 0, []pt{tl, tr, c})
@@ -351,9 +367,10 @@ func drawPiece(sc *scene, b *board, c pt, p rules.Piece) {
 		sc.poly(mix(col, black, 0.26), none, 0, []pt{bl, c, br})
 		sc.poly(none, edge, 1.2, []pt{tl, tr, br, bl})
 		sc.poly(none, alpha(edge, 0x90), 0.8, []pt{tl, br}, []pt{tr, bl})
-		// Pips on the face toward the viewer, near its base.
-		py := c.Y + 0.74*h
-		span := 2 * h * 0.74
+		// Pips on the face toward the viewer, near its base (in the ring
+		// that the piece above leaves).
+		py := c.Y + max(0.74*h, (h+above)/2)
+		span := 2 * (py - c.Y)
 		gap := min(span/float64(p.Size+1), 3.2*pipR)
 		for k := range p.Size {
 			x := c.X + (float64(k)-float64(p.Size-1)/2)*gap
@@ -417,7 +434,8 @@ func drawLastMove(sc *scene, b *board, l *rules.LastMove) {
 		}
 		polys = append(polys, segment(a, z, w))
 		if i > 0 {
-			polys = append(polys, disc(a, w/2, 16))
+			// A landing cell on the way: a dot larger than the line.
+			polys = append(polys, disc(a, 0.09*u, 16))
 		}
 	}
 	n := dir.perp()
@@ -457,7 +475,7 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 	for i, s := range d.Seats {
 		seat := i + 1
 		mid := y + rowHeight/2
-		drawPiece(sc, &board{d: d, unit: 34}, pt{pad + 12, mid}, rules.Piece{Owner: seat, Size: rules.Large})
+		drawPiece(sc, &board{d: d, unit: 30}, pt{pad + 12, mid}, rules.Piece{Owner: seat, Size: rules.Large})
 		name := o.seatName(seat)
 		var extra []string
 		if len(o.names) >= seat && o.names[seat-1] != "" {
@@ -493,7 +511,7 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 	}
 	for _, sp := range supplies[0] {
 		mid := y + rowHeight/2
-		drawPiece(sc, &board{d: d, unit: 34}, pt{pad + 12, mid}, rules.Piece{Size: rules.Large})
+		drawPiece(sc, &board{d: d, unit: 30}, pt{pad + 12, mid}, rules.Piece{Size: rules.Large})
 		label := strings.ToUpper(sp.Label[:1]) + sp.Label[1:] + ", shared"
 		sc.text(pt{pad + 30, mid + 5}, label, textSize, anchorStart, false, ink)
 		drawSupply(sc, d, pt{max(right-supplyW, pad+30+measure(label, textSize, false)+14), mid}, slots, sp)

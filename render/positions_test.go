@@ -19,6 +19,9 @@ type sample struct {
 	plies   int
 	seed    uint64
 	viewer  int
+	// code and token, when set, give the position before the last move
+	// and the move, instead of a random game.
+	code, token string
 }
 
 var samples = []sample{
@@ -29,6 +32,7 @@ var samples = []sample{
 	{name: "pikemen-4", game: "Pikemen", options: rules.Options{Seats: 4}, plies: 60, seed: 2},
 	{name: "icelady", game: "IceLady", plies: 30, seed: 5},
 	{name: "icelady-seat2", game: "IceLady", plies: 30, seed: 5, viewer: 2},
+	{name: "icelady-tree", game: "IceLady", code: "IceLady 3L+M4/2m5/5s2/1l6/3s4/2S5/2M1M3/8 3 3 1", token: "c3xe5xg7"},
 	{name: "icefrogs", game: "IceFrogs", plies: 24, seed: 7},
 	{name: "icefrogs-3", game: "IceFrogs", options: rules.Options{Seats: 3}, plies: 30, seed: 1},
 	{name: "icefrogs-hex", game: "IceFrogs", options: rules.Options{Board: "hex"}, plies: 24, seed: 4},
@@ -54,6 +58,14 @@ func (s sample) diagram(t testing.TB) rules.Diagram {
 	rng := rand.New(rand.NewPCG(s.seed, 9))
 	var prev rules.State
 	var last rules.Move
+	if s.code != "" {
+		if prev, err = g.ParsePosition(s.code); err != nil {
+			t.Fatal(err)
+		}
+		if st, last, err = rules.Play(prev, s.token); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for ply := 0; ply < s.plies; ply++ {
 		moves := st.Moves(nil)
 		if len(moves) == 0 {

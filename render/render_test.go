@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"icepost/render"
@@ -31,5 +32,25 @@ func TestWriteSamples(t *testing.T) {
 		render.PNG(&p, d, render.Names("Alice", "Bob", "Carol", "Dave"), render.Scale(2))
 		os.WriteFile(filepath.Join(dir, s.name+"@2x.png"), p.Bytes(), 0o644)
 		os.WriteFile(filepath.Join(dir, s.name+".svg"), v.Bytes(), 0o644)
+	}
+}
+
+// The words for a picture name the view, the pieces by seat, the stacks,
+// the supplies, the last move and whose turn it is.
+func TestDescribe(t *testing.T) {
+	for name, want := range map[string][]string{
+		"pikemen-seat2": {"Pikemen, the board turned round", "Alice (blue, 0 points): ", "f1 large upright, g1 large pointing E", "Bob (orange, 3 points)", "Last move: Bob h8xh5:N, took h5", "Alice to move."},
+		"icesickle":     {"Pieces: ", "Shared to place: 0 small", "Last move: Alice a1xe5, took b2, d4", "Bob to move."},
+		"icefrogs":      {"Stacks, top first: c5 Bob's medium on Alice's large", "Alice's supply: 4 small, 3 medium, 4 large"},
+		"icelady":       {"Alice (blue, South)", "Bob's kings in reserve: 0 small, 0 medium, 4 large"},
+		"counting":      {"Counting. Alice (blue). Bob (orange). Carol (green). Total 5 of 10. Last move: Alice +1. Bob to move."},
+	} {
+		d := sampleNamed(t, name).diagram(t)
+		got := render.Describe(d, render.Names("Alice", "Bob", "Carol", "Dave"))
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", name, got, w)
+			}
+		}
 	}
 }

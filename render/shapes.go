@@ -10,6 +10,7 @@ import (
 type scene struct {
 	W, H   float64
 	shapes []shape
+	board  *board // where the cells are, for tests
 }
 
 type pt struct{ X, Y float64 }
