@@ -100,7 +100,7 @@ func TestPNGHexStarts(t *testing.T) {
 		}
 		at := sc.board.centre(i)
 		// Off the centre, where the cell's name is not written.
-		x, y := int(at.X)-18, int(at.Y)-10
+		x, y := int(at.X)-18, int(at.Y)-6
 		if want := mix(SeatColour(c.Start), white, 0.72); !near(img.At(x, y), want, 6) {
 			t.Errorf("start %s of seat %d at (%d, %d) is %v, want %v", c.Name, c.Start, x, y, img.At(x, y), want)
 		}

@@ -260,7 +260,9 @@ func drawBoard(sc *scene, b *board) {
 		for i, c := range d.Cells {
 			if len(c.Pieces) == 0 {
 				p := b.centre(i)
-				sc.text(pt{p.X, p.Y + 4.5}, c.Name, 12, anchorMiddle, false, mix(frame, white, 0.25))
+				// Below the centre, where an arrow through the cell
+				// leaves it readable.
+				sc.text(pt{p.X, p.Y + 0.3*u + 4}, c.Name, 12, anchorMiddle, false, mix(frame, white, 0.25))
 			}
 		}
 	}
