@@ -6,6 +6,7 @@ import (
 	"html"
 	"strings"
 
+	"icepost/notation"
 	"icepost/render"
 	"icepost/rules"
 )
@@ -32,8 +33,12 @@ func (h *handling) boardHTML(m *outMail, g *game, seatNo int, news, clock, next 
 		names[i] = st.name
 	}
 	if g.status != statusActive && !d.Over {
-		// Ended off the board: the picture names no one to move.
+		// Ended off the board (resigned, agreed, lost on time): the
+		// picture says the result, and no one is to move.
 		d.ToMove = 0
+		if w, decided, _ := notation.ParseResult(g.record().Result, len(g.seats)); decided {
+			d.Over, d.Winner = true, w
+		}
 	}
 	opts := []render.Option{render.Names(names...), render.Title(fmt.Sprintf("%s #%d", g.gameName(), g.id))}
 	var png bytes.Buffer

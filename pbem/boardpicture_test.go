@@ -76,7 +76,7 @@ func TestBoardMailPicture(t *testing.T) {
 				t.Errorf("%s: the picture takes %d bytes", who, len(img))
 			}
 		}
-		for _, want := range []string{`name="viewport"`, `alt="IceSickle`, "large c3", "Position code:", "IceSickle ...../...../..L../...../..... S5M5L4"} {
+		for _, want := range []string{`name="viewport"`, `alt="IceSickle`, "Pieces: c3 large.", "Position code:", "IceSickle ...../...../..L../...../..... S5M5L4"} {
 			if !strings.Contains(p.html, want) {
 				t.Errorf("%s: the HTML lacks %q:\n%s", who, want, p.html)
 			}
@@ -106,8 +106,8 @@ func TestBoardMailAfterResignation(t *testing.T) {
 		t.Errorf("the last board:\n%s", got)
 	}
 	p := mailParts(t, w.last("ada").raw)
-	if strings.Contains(p.html, "to move") {
-		t.Errorf("the HTML still names someone to move:\n%s", p.html)
+	if strings.Contains(p.html, "to move") || !strings.Contains(p.html, "Game over: ada wins.") {
+		t.Errorf("the HTML still names someone to move, or not the winner:\n%s", p.html)
 	}
 }
 

@@ -25,6 +25,16 @@ func Describe(d rules.Diagram, opts ...Option) string {
 	}
 	b.WriteString(". ")
 	byOwner := make([][]string, len(d.Seats)+1)
+	stacked := make([]int, len(d.Seats)+1) // pieces in stacks, by owner
+	owned := false                         // whether pieces belong to seats
+	for _, c := range d.Cells {
+		for _, p := range c.Pieces {
+			owned = owned || p.Owner > 0
+			if len(c.Pieces) > 1 && p.Owner >= 0 && p.Owner < len(stacked) {
+				stacked[p.Owner]++
+			}
+		}
+	}
 	var stacks []string
 	for _, c := range d.Cells {
 		switch len(c.Pieces) {
@@ -61,12 +71,14 @@ func Describe(d rules.Diagram, opts ...Option) string {
 			fmt.Fprintf(&b, ", %d points", s.Score)
 		}
 		b.WriteString(")")
-		if len(d.Cells) > 0 {
-			if len(byOwner[seat]) == 0 {
-				b.WriteString(": no single pieces")
-			} else {
-				b.WriteString(": " + strings.Join(byOwner[seat], ", "))
-			}
+		switch {
+		case len(byOwner[seat]) > 0:
+			b.WriteString(": " + strings.Join(byOwner[seat], ", "))
+		case !owned || len(d.Cells) == 0:
+		case stacked[seat] > 0:
+			b.WriteString(": pieces in stacks only")
+		default:
+			b.WriteString(": no pieces on the board")
 		}
 		b.WriteString(". ")
 	}
