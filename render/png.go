@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"sync"
 
 	"golang.org/x/image/font"
 	"golang.org/x/image/math/fixed"
@@ -16,13 +17,44 @@ import (
 // writePNG rasterizes the scene, anti-aliased, and writes it as a PNG.
 func writePNG(w io.Writer, sc *scene, scale float64) error {
 	img := rasterize(sc, scale)
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	return enc.Encode(w, quantize(img))
+	q := quantize(img)
+	pixels.Put(&img.Pix)
+	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: encoderBuffers}
+	return enc.Encode(w, q)
+}
+
+// Pictures are drawn often (a board mail for every seat of every move):
+// the pixels and the encoder's buffers are used again rather than
+// collected.
+var (
+	pixels         sync.Pool // *[]uint8
+	encoderBuffers = &bufferPool{}
+)
+
+type bufferPool struct{ p sync.Pool }
+
+func (b *bufferPool) Get() *png.EncoderBuffer {
+	if e, ok := b.p.Get().(*png.EncoderBuffer); ok {
+		return e
+	}
+	return nil
+}
+
+func (b *bufferPool) Put(e *png.EncoderBuffer) { b.p.Put(e) }
+
+// newRGBA returns an image of the size wanted, its pixels from the pool
+// when there are enough (their contents are overwritten).
+func newRGBA(w, h int) *image.RGBA {
+	n := 4 * w * h
+	if p, ok := pixels.Get().(*[]uint8); ok && cap(*p) >= n {
+		return &image.RGBA{Pix: (*p)[:n], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
+	}
+	return image.NewRGBA(image.Rect(0, 0, w, h))
 }
 
 // rasterize draws the scene scale times as large as its own size.
 func rasterize(sc *scene, scale float64) *image.RGBA {
-	img := image.NewRGBA(image.Rect(0, 0, int(math.Ceil(sc.W*scale)), int(math.Ceil(sc.H*scale))))
+	img := newRGBA(int(math.Ceil(sc.W*scale)), int(math.Ceil(sc.H*scale)))
 	// The picture is opaque: white, then everything over it.
 	if len(img.Pix) > 0 {
 		img.Pix[0] = 0xff

@@ -5,7 +5,19 @@ import (
 	"image"
 	"image/color"
 	"slices"
+	"sync"
 )
+
+const bins = 1 << 15
+
+// tables are quantize's counts by colour bin, used again from a pool.
+type tables struct {
+	count [bins]uint32
+	sum   [bins][3]uint32
+	lut   [bins]uint8
+}
+
+var tablesPool = sync.Pool{New: func() any { return new(tables) }}
 
 // quantize turns an opaque picture into one of at most 256 colours, which
 // PNG stores in a byte a pixel: a third of the bytes to compress, so a
@@ -14,9 +26,10 @@ import (
 // (counted in bins of 5 bits a channel) make the palette, and every
 // other colour takes the nearest.
 func quantize(img *image.RGBA) *image.Paletted {
-	const bins = 1 << 15
-	var count [bins]uint32
-	var sum [bins][3]uint32
+	t := tablesPool.Get().(*tables)
+	defer tablesPool.Put(t)
+	*t = tables{}
+	count, sum, lut := &t.count, &t.sum, &t.lut
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	key := func(px []uint8) int { return int(px[0]>>3)<<10 | int(px[1]>>3)<<5 | int(px[2]>>3) }
@@ -50,7 +63,6 @@ func quantize(img *image.RGBA) *image.Paletted {
 	n := min(len(used), 256)
 	pal := make(color.Palette, n)
 	rgb := make([][3]int32, n)
-	var lut [bins]uint8
 	for i, k := range used[:n] {
 		c := count[k]
 		rgb[i] = [3]int32{int32(sum[k][0] / c), int32(sum[k][1] / c), int32(sum[k][2] / c)}

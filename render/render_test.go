@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,6 +52,34 @@ func TestDescribe(t *testing.T) {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: %q lacks %q", name, got, w)
 			}
+		}
+	}
+}
+
+// Pictures drawn at once on several goroutines (as board mails for
+// several seats may be) come out the same as one drawn alone.
+func TestConcurrentPNG(t *testing.T) {
+	d := sampleNamed(t, "icefrogs").diagram(t)
+	var want bytes.Buffer
+	if err := render.PNG(&want, d); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			for range 3 {
+				var b bytes.Buffer
+				if err := render.PNG(&b, d); err != nil || !bytes.Equal(b.Bytes(), want.Bytes()) {
+					errs <- fmt.Errorf("a picture drawn concurrently differs (%v)", err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -21,7 +21,6 @@ func (a pt) mul(k float64) pt       { return pt{a.X * k, a.Y * k} }
 func (a pt) perp() pt               { return pt{-a.Y, a.X} }
 func (a pt) len() float64           { return math.Hypot(a.X, a.Y) }
 func (a pt) unit() pt               { return a.mul(1 / a.len()) }
-func lerp(a, b pt, t float64) pt    { return a.add(b.sub(a).mul(t)) }
 func rgb(r, g, b uint8) color.NRGBA { return color.NRGBA{r, g, b, 0xff} }
 
 type shapeKind uint8
