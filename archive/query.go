@@ -178,6 +178,11 @@ type checkedQuery struct {
 	position         int64  // PositionHash, when hasPosition
 	hasPosition      bool
 	moves            []string // move tokens
+	// What the position index says, read by Archive.where before build:
+	// the games that reached position, and for each kind of game where
+	// the moves are legal, the games that began with them.
+	positionIDs []int64
+	paths       []movePath
 	limit, offset    int
 }
 
