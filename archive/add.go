@@ -42,7 +42,7 @@ func AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, prov Provenance)
 	if err != nil {
 		return 0, false, err
 	}
-	ins, err := newInserter(ctx, tx, false)
+	ins, err := newInserter(ctx, tx, nil)
 	if err != nil {
 		return 0, false, err
 	}
@@ -213,10 +213,16 @@ type inserter struct {
 	pending                                   []entry
 }
 
-// newInserter prepares the statements; with preload, every move token
-// the archive numbers is read at once (an import meets most of them).
-func newInserter(ctx context.Context, tx *sql.Tx, preload bool) (*inserter, error) {
-	ins := &inserter{tx: tx, players: map[string]int64{}, moves: map[string]uint32{}, now: time.Now().Unix()}
+// newInserter prepares the statements. moves, when not nil, is the move
+// tokens already numbered (an import keeps them from one batch to the
+// next; numbers never change); when empty, every token the archive
+// numbers is read into it at once (an import meets most of them).
+func newInserter(ctx context.Context, tx *sql.Tx, moves map[string]uint32) (*inserter, error) {
+	preload := moves != nil && len(moves) == 0
+	if moves == nil {
+		moves = map[string]uint32{}
+	}
+	ins := &inserter{tx: tx, players: map[string]int64{}, moves: moves, now: time.Now().Unix()}
 	for _, p := range []struct {
 		st  **sql.Stmt
 		sql string

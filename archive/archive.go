@@ -144,7 +144,7 @@ func reindex(ctx context.Context, db *sql.DB) error {
 			if err := rows.Err(); err != nil {
 				return err
 			}
-			ins, err := newInserter(ctx, tx, true)
+			ins, err := newInserter(ctx, tx, map[string]uint32{})
 			if err != nil {
 				return err
 			}

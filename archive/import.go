@@ -40,6 +40,7 @@ type ImportOptions struct {
 	// reading: "storing" a batch, "merging" the position index.
 	Phase func(what string)
 }
+
 // ImportStats counts what an import did.
 type ImportStats struct {
 	Imported    int // new games stored
@@ -109,11 +110,17 @@ type Importer struct {
 	a       *Archive
 	ctx     context.Context
 	opt     ImportOptions
-	st      ImportStats
 	stage   []outcome
-	names   []string // input names of stage's outcomes, by outcome.input
 	records int
 	err     error
+	moves   map[string]uint32 // move tokens numbered, kept across batches
+	// Full batches are stored by a goroutine while the next is replayed.
+	storeCh   chan []outcome
+	storeDone chan struct{}
+	failed    atomic.Bool
+	mu        sync.Mutex
+	st        ImportStats
+	storeErr  error
 }
 
 // NewImporter starts an import.
@@ -121,12 +128,47 @@ func (a *Archive) NewImporter(ctx context.Context, opt ImportOptions) *Importer 
 	if opt.BatchSize <= 0 {
 		opt.BatchSize = 10000
 	}
-	return &Importer{a: a, ctx: ctx, opt: opt}
+	im := &Importer{a: a, ctx: ctx, opt: opt, moves: map[string]uint32{}, storeCh: make(chan []outcome, 1), storeDone: make(chan struct{})}
+	go func() {
+		defer close(im.storeDone)
+		for stage := range im.storeCh {
+			if im.failed.Load() {
+				continue
+			}
+			if err := im.store(stage); err != nil {
+				im.mu.Lock()
+				im.storeErr = err
+				im.mu.Unlock()
+				im.failed.Store(true)
+			}
+		}
+	}()
+	return im
 }
 
 // Stats is what the import has stored so far (a batch not yet stored is
 // not counted).
-func (im *Importer) Stats() ImportStats { return im.st }
+func (im *Importer) Stats() ImportStats {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	return im.st
+}
+
+// submit hands the staged records to the storing goroutine.
+func (im *Importer) submit() error {
+	if im.failed.Load() {
+		im.mu.Lock()
+		defer im.mu.Unlock()
+		return im.storeErr
+	}
+	select {
+	case im.storeCh <- im.stage:
+	case <-im.ctx.Done():
+		return im.ctx.Err()
+	}
+	im.stage = make([]outcome, 0, im.opt.BatchSize)
+	return nil
+}
 
 // Add reads one input (see Import). Records go to the archive a batch at
 // a time; Close stores the last batch.
@@ -215,7 +257,7 @@ func (im *Importer) add(r io.Reader, name string) error {
 			im.stage = append(im.stage, o)
 			im.records++
 			if len(im.stage) >= im.opt.BatchSize {
-				if err := im.store(); err != nil {
+				if err := im.submit(); err != nil {
 					return err
 				}
 			}
@@ -244,30 +286,36 @@ func (im *Importer) add(r io.Reader, name string) error {
 // Close stores the last batch and merges the position index's runs; it
 // returns what the whole import did.
 func (im *Importer) Close() (ImportStats, error) {
+	close(im.storeCh)
+	<-im.storeDone
+	im.mu.Lock()
+	if im.err == nil {
+		im.err = im.storeErr
+	}
+	im.mu.Unlock()
 	if im.err != nil {
-		return im.st, im.err
+		return im.Stats(), im.err
 	}
-	if err := im.store(); err != nil {
-		im.err = err
-		return im.st, err
+	if len(im.stage) > 0 {
+		if im.opt.Phase != nil {
+			im.opt.Phase("storing")
+		}
+		if err := im.store(im.stage); err != nil {
+			im.err = err
+			return im.Stats(), err
+		}
 	}
-	return im.st, nil
+	return im.Stats(), nil
 }
 
-// store writes the staged records in one transaction, their positions as
-// one run, then merges runs in another transaction. Either commits whole:
-// a crash leaves the archive as it was before one of them.
-func (im *Importer) store() error {
-	if len(im.stage) == 0 {
-		return nil
-	}
+// store writes staged records in one transaction, their positions as one
+// run, then merges runs in another transaction. Either commits whole: a
+// crash leaves the archive as it was before one of them.
+func (im *Importer) store(stage []outcome) error {
 	ctx := im.ctx
-	if im.opt.Phase != nil {
-		im.opt.Phase("storing")
-	}
-	st := im.st
+	st := im.Stats()
 	err := im.a.write(ctx, func(tx *sql.Tx) error {
-		ins, err := newInserter(ctx, tx, true)
+		ins, err := newInserter(ctx, tx, im.moves)
 		if err != nil {
 			return err
 		}
@@ -278,7 +326,7 @@ func (im *Importer) store() error {
 		}
 		defer qins.Close()
 		now := time.Now().Unix()
-		for _, o := range im.stage {
+		for _, o := range stage {
 			if o.reason != nil {
 				if _, err := qins.ExecContext(ctx, hashString(string(o.text)), string(o.text), o.reason.Error(), o.name, o.line, o.offset, now); err != nil {
 					return fmt.Errorf("quarantine: %w", err)
@@ -302,12 +350,9 @@ func (im *Importer) store() error {
 	if err != nil {
 		return err
 	}
+	im.mu.Lock()
 	im.st = st
-	clear(im.stage)
-	im.stage = im.stage[:0]
-	if im.opt.Phase != nil {
-		im.opt.Phase("merging")
-	}
+	im.mu.Unlock()
 	return im.a.write(ctx, func(tx *sql.Tx) error { return compact(ctx, tx, maxLevel) })
 }
 

@@ -204,13 +204,13 @@ var errBlock = errors.New("position index: damaged block")
 
 // blockSizer tracks the encoded size of a block being filled.
 type blockSizer struct {
-	k                     uint8
-	n                     int
-	riceBits              uint64
-	minG, maxG            int64
-	maxPly                uint32
-	maxCode               uint32
-	prevHash              uint64
+	k          uint8
+	n          int
+	riceBits   uint64
+	minG, maxG int64
+	maxPly     uint32
+	maxCode    uint32
+	prevHash   uint64
 }
 
 func (s *blockSizer) riceLen(gap uint64) uint64 {

@@ -202,7 +202,7 @@ func (a *Archive) RetryQuarantine(ctx context.Context) (ImportStats, error) {
 		return st, err
 	}
 	defer tx.Rollback()
-	ins, err := newInserter(ctx, tx, false)
+	ins, err := newInserter(ctx, tx, nil)
 	if err != nil {
 		return st, err
 	}
