@@ -117,6 +117,11 @@ type Choice struct {
 	// Win is the chance the search gives the seat to move of winning
 	// after the move, from 0 to 1 (a draw counts as a share).
 	Win float64
+	// Values is each seat's expected result in the position searched
+	// (index 0 is seat 1), from 0 to 1: the mean of this search's
+	// playouts, all trees. A seat's estimate whether or not it is to
+	// move: what a bot asks before it answers a draw offer.
+	Values []float64
 	// Playouts is the number of iterations of this search (all trees).
 	Playouts int
 	// Nodes is the number of nodes in the trees after it.
@@ -154,8 +159,11 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 	// the first.
 	visits := make([]float64, len(legal))
 	reward := make([]float64, len(legal))
-	c := Choice{}
+	c := Choice{Values: make([]float64, s.Options().Seats)}
 	for _, t := range p.trees {
+		for i, v := range t.rootSum {
+			c.Values[i] += v
+		}
 		c.Playouts += t.ran
 		c.Nodes += t.nodes
 		c.Stopped = c.Stopped || t.ran < want
@@ -180,6 +188,9 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 			best = i
 		}
 	}
+	for i := range c.Values {
+		c.Values[i] /= float64(max(c.Playouts, 1))
+	}
 	c.Move = legal[best]
 	if visits[best] > 0 {
 		c.Win = reward[best] / visits[best]
@@ -199,8 +210,9 @@ type tree struct {
 	nodes    int // nodes in the tree
 	ran      int // iterations of the last search
 
-	buf    []rules.Move // scratch for playouts
-	reward []float64    // scratch: a playout's result, per seat
+	buf     []rules.Move // scratch for playouts
+	reward  []float64    // scratch: a playout's result, per seat
+	rootSum []float64    // the sum of reward over the last search's playouts
 }
 
 // node is a position in the tree.
@@ -284,6 +296,7 @@ func (t *tree) search(ctx context.Context, want int) {
 	if len(t.reward) != seats {
 		t.reward = make([]float64, seats)
 	}
+	t.rootSum = make([]float64, seats)
 	for t.ran < want {
 		if t.ran%16 == 0 && ctx.Err() != nil {
 			return
@@ -316,6 +329,9 @@ func (t *tree) iterate() {
 	}
 	// Simulation and backpropagation.
 	t.playout(n.state)
+	for i, r := range t.reward {
+		t.rootSum[i] += r
+	}
 	for ; n != nil; n = n.parent {
 		n.visits++
 		if n.mover > 0 {
