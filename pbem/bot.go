@@ -73,7 +73,7 @@ func (b Bots) Check() error {
 }
 
 // botName is the player name of a bot's seat.
-func botName(level int) string { return "icepost bot level " + strconv.Itoa(level) }
+func botName(level int) string { return engine.Name(level) }
 
 // parseLevel reads a challenge's level=N.
 func parseLevel(value string) (int, error) {
@@ -145,16 +145,6 @@ func (g *game) botUndo(seat int) int {
 		return 0
 	}
 	return g.ply() - k + 1
-}
-
-// drawMargin: a bot accepts a draw only when its estimate of its own
-// result is below what the draw gives it (1/seats) by more than this.
-const drawMargin = 0.15
-
-// acceptsDraw says whether a bot whose estimated result is value accepts
-// a draw in a game of seats seats: only when it thinks it is losing.
-func acceptsDraw(value float64, seats int) bool {
-	return value < 1/float64(seats)-drawMargin
 }
 
 // botJob is a row of pbem_bot_jobs.
@@ -287,7 +277,7 @@ func (h *handling) botAct(g *game, c engine.Choice) (string, error) {
 	if pending := g.botMask() &^ g.drawOffers; g.drawOffers != 0 && pending != 0 {
 		accept := true
 		for i := range g.seats {
-			if pending&(1<<i) != 0 && !acceptsDraw(c.Values[i], len(g.seats)) {
+			if pending&(1<<i) != 0 && !engine.AcceptsDraw(c.Values[i], len(g.seats)) {
 				accept = false
 			}
 		}

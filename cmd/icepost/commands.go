@@ -71,6 +71,8 @@ func init() {
 		}},
 		{name: "record", args: "GAME [-seats S] [-board B] [-target T] [-o FILE] [-event E] [-site S] [-date YYYY.MM.DD] [-player NAME]... | -resume FILE",
 			summary: "record a game played at the table", doc: recordDoc(), run: cmdRecord},
+		{name: "play", args: "GAME [-seats N] [-board B] [-target T] [-level L] [-seat S] [-o FILE] [-player NAME] [-move-time D] [-seed X]",
+			summary: "play a game against the engine at the terminal", doc: playDoc(), run: cmdPlay},
 		{name: "version", args: "", summary: "the version of icepost and the source revision it was built from", run: cmdVersion},
 		{name: "help", args: "[COMMAND]", summary: "this text, or one command's flags", run: cmdHelp},
 	}
