@@ -69,7 +69,8 @@ type Config struct {
 	// cores Go may use (GOMAXPROCS).
 	Workers int
 	// Cutoff is how many plies a playout plays before the position is
-	// judged by its scores; default 100.
+	// judged by its scores; default 30 in games with scores, 100 in the
+	// others (docs/engine.md says why).
 	Cutoff int
 }
 
@@ -97,15 +98,12 @@ func New(cfg Config) (*Player, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	if cfg.Cutoff <= 0 {
-		cfg.Cutoff = 100
-	}
 	p := &Player{cfg: cfg}
 	for w := range cfg.Workers {
 		p.trees = append(p.trees, &tree{
-			rng:      rand.New(rand.NewPCG(cfg.Seed, uint64(w)+1)),
-			maxNodes: cfg.MaxNodes,
-			cutoff:   cfg.Cutoff,
+			rng:       rand.New(rand.NewPCG(cfg.Seed, uint64(w)+1)),
+			maxNodes:  cfg.MaxNodes,
+			cfgCutoff: cfg.Cutoff,
 		})
 	}
 	return p, nil
@@ -203,12 +201,13 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 
 // tree is one worker's search tree.
 type tree struct {
-	root     *node
-	rng      *rand.Rand
-	maxNodes int
-	cutoff   int
-	nodes    int // nodes in the tree
-	ran      int // iterations of the last search
+	root      *node
+	rng       *rand.Rand
+	maxNodes  int
+	cfgCutoff int // Config.Cutoff
+	cutoff    int // this search's
+	nodes     int // nodes in the tree
+	ran       int // iterations of the last search
 
 	buf     []rules.Move // scratch for playouts
 	reward  []float64    // scratch: a playout's result, per seat
@@ -297,6 +296,15 @@ func (t *tree) search(ctx context.Context, want int) {
 		t.reward = make([]float64, seats)
 	}
 	t.rootSum = make([]float64, seats)
+	t.cutoff = t.cfgCutoff
+	if t.cutoff <= 0 {
+		// A cut playout is judged by the scores; without scores there is
+		// nothing to judge it by, so it goes on longer.
+		t.cutoff = 100
+		if t.root.state.Scores() != nil {
+			t.cutoff = 30
+		}
+	}
 	for t.ran < want {
 		if t.ran%16 == 0 && ctx.Err() != nil {
 			return
