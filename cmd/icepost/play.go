@@ -40,7 +40,7 @@ func cmdPlay(e *env, args []string) int {
 		game, rest = fs.Arg(0), fs.Args()[1:]
 	}
 	if game == "" {
-		fmt.Fprintln(e.stderr, "icepost play: name the game to play, like icepost play icesickle -level 2")
+		fmt.Fprintf(e.stderr, "icepost play: name the game to play, like icepost play %s -level 2\n", strings.ToLower(games.Names()[0]))
 		return exitUsage
 	}
 	g, ok := lookupGame(e, "play", game)
