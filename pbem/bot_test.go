@@ -89,8 +89,11 @@ func scenarioBotGame(t *testing.T, w *world) {
 		if w.jobs() != 1 {
 			t.Fatalf("after ada's %s: %d bot jobs, want 1", tok, w.jobs())
 		}
-		if n := w.runBots(); n != 1 {
-			t.Fatalf("%d bot jobs done, want 1", n)
+		// The bot may have two moves in a row (a new round).
+		for i := 0; w.jobs() > 0; i++ {
+			if n := w.runBots(); n != 1 || i > 3 {
+				t.Fatalf("%d bot jobs done, want 1", n)
+			}
 		}
 		if b := w.last("ada").text; !strings.Contains(b, "icepost bot level 1 played") {
 			t.Fatalf("ada's board after the bot's move:\n%s", b)
