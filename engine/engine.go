@@ -45,7 +45,7 @@ const MaxLevel = 5
 // move. Each level plays four times the playouts of the one below it.
 var (
 	base    = [MaxLevel + 1]int{0, 60, 240, 960, 3840, 15360}
-	perMove = [MaxLevel + 1]int{0, 2, 8, 32, 128, 512}
+	perMove = [MaxLevel + 1]int{0, 6, 24, 96, 384, 1536}
 )
 
 // iterations is the number of playouts per tree for a level and a position
