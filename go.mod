@@ -14,4 +14,9 @@ require (
 	golang.org/x/text v0.43.0
 )
 
-require golang.org/x/sys v0.49.0 // indirect
+require (
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/chromedp/chromedp v0.23.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)
