@@ -58,6 +58,8 @@ func init() {
 				{name: "stats", args: "[filters] [-players N] [-format table|json] | -explore [-position CODE] -game G", summary: "seat wins, lengths and player results, or the moves played from a position", run: onArchive(archiveStats)},
 				{name: "verify", args: "", summary: "replay every stored game under the current rules", run: onArchive(archiveVerify)},
 			}},
+		{name: "web", args: "[-addr 127.0.0.1:8080] [-db FILE] [-mail-db FILE] [-q]", summary: "the read-only web site: search, games move by move, the explorer, players and ratings, games by mail",
+			doc: "Serve the web site over the archive (-db) and, with -mail-db, over the mail daemon's games in progress. It only reads; it listens on loopback unless -addr says otherwise.", run: cmdWeb},
 		{name: "games", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the operator's view of the games by mail", run: cmdGames, subcommands: []command{
 			{name: "list", args: "", summary: "every game: status, players, whose turn, time left", run: onServer(gamesList)},
 			{name: "show", args: "ID", summary: "a game's record and board", run: onServer(gamesShow)},
