@@ -3,9 +3,11 @@ package pbem
 import (
 	"bytes"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"html"
+	"io"
 	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
@@ -16,18 +18,24 @@ import (
 	"icepost/pbem/mailread"
 )
 
-// outMail is one mail to send: plain text, the same text in an HTML <pre>
-// so that proportional fonts keep the board lined up, and attachments.
+// outMail is one mail to send: plain text; an HTML part, which is the
+// same text in a <pre> (so that proportional fonts keep a text board
+// lined up) unless the mail brings its own HTML and inline images (a
+// board mail: the board as a picture); and attachments.
 type outMail struct {
-	From        string // the server's address
-	FromName    string
-	To          string
-	ReplyTo     string
-	Subject     string
-	MessageID   string // without angle brackets
-	InReplyTo   string
-	References  []string
-	Text        string
+	From       string // the server's address
+	FromName   string
+	To         string
+	ReplyTo    string
+	Subject    string
+	MessageID  string // without angle brackets
+	InReplyTo  string
+	References []string
+	Text       string
+	// HTML, when set, is the HTML part, and Inline the images it shows
+	// (src="cid:..."): they go with it in a multipart/related.
+	HTML        string
+	Inline      []inlineImage
 	Attachments []attachment
 	Date        time.Time
 	// Reply is set for replies to a player's mail (RFC 3834
@@ -38,6 +46,14 @@ type outMail struct {
 type attachment struct {
 	Name, Type string
 	Data       []byte
+}
+
+// inlineImage is an image an HTML part shows by its Content-ID.
+type inlineImage struct {
+	ContentID string // without angle brackets
+	Name      string // a file name for clients that save it
+	Type      string // "image/png"
+	Data      []byte
 }
 
 func randomID() string {
@@ -104,6 +120,10 @@ func (m *outMail) bytes() []byte {
 		var body bytes.Buffer
 		writeQP(&body, m.Text)
 		p.Write(body.Bytes())
+		if m.HTML != "" {
+			m.writeRelated(w)
+			return
+		}
 		p, _ = w.CreatePart(textproto.MIMEHeader{
 			"Content-Type":              {"text/html; charset=utf-8"},
 			"Content-Transfer-Encoding": {"quoted-printable"},
@@ -145,4 +165,40 @@ func (m *outMail) bytes() []byte {
 	}
 	b.Write(body.Bytes())
 	return b.Bytes()
+}
+
+// writeRelated writes the HTML part and its inline images as one
+// multipart/related part of w (RFC 2387), the HTML first.
+func (m *outMail) writeRelated(w *multipart.Writer) {
+	var inner bytes.Buffer
+	rw := multipart.NewWriter(&inner)
+	p, _ := rw.CreatePart(textproto.MIMEHeader{
+		"Content-Type":              {"text/html; charset=utf-8"},
+		"Content-Transfer-Encoding": {"quoted-printable"},
+	})
+	var body bytes.Buffer
+	writeQP(&body, m.HTML)
+	p.Write(body.Bytes())
+	for _, img := range m.Inline {
+		p, _ := rw.CreatePart(textproto.MIMEHeader{
+			"Content-Type":              {mime.FormatMediaType(img.Type, map[string]string{"name": img.Name})},
+			"Content-Disposition":       {mime.FormatMediaType("inline", map[string]string{"filename": img.Name})},
+			"Content-ID":                {"<" + img.ContentID + ">"},
+			"Content-Transfer-Encoding": {"base64"},
+		})
+		writeBase64(p, img.Data)
+	}
+	rw.Close()
+	p, _ = w.CreatePart(textproto.MIMEHeader{"Content-Type": {"multipart/related; type=\"text/html\"; boundary=\"" + rw.Boundary() + "\""}})
+	p.Write(inner.Bytes())
+}
+
+// writeBase64 writes data in base64 in lines of 76 characters.
+func writeBase64(w io.Writer, data []byte) {
+	enc := base64.StdEncoding.EncodeToString(data)
+	for len(enc) > 76 {
+		io.WriteString(w, enc[:76]+"\r\n")
+		enc = enc[76:]
+	}
+	io.WriteString(w, enc+"\r\n")
 }

@@ -170,7 +170,14 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 			file = d.Mailbox.Reject
 		}
 		if err := file(ctx, m.UID); err != nil {
-			return n, fmt.Errorf("filing mail %d: %w", m.UID, err)
+			if ctx.Err() != nil || mailerr.IsTemporary(err) {
+				return n, fmt.Errorf("filing mail %d: %w", m.UID, err)
+			}
+			// The mail is handled and recorded as processed: left in
+			// the inbox it costs a look at each restart (a mail seen
+			// before is not handled again), while stopping here would
+			// hold up every mail behind it.
+			d.Server.log().Error("a handled mail could not be filed away: it stays in the inbox", "uid", m.UID, "err", err)
 		}
 		if err := setState(ctx, db, "last_uid", strconv.FormatUint(uint64(m.UID), 10)); err != nil {
 			return n, err

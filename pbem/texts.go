@@ -2,8 +2,10 @@ package pbem
 
 import (
 	"fmt"
-	"icepost/rules/games"
 	"strings"
+
+	"icepost/rules"
+	"icepost/rules/games"
 )
 
 // subject is the one stable subject of a game's mails for a seat, so that
@@ -46,7 +48,8 @@ func (h *handling) threadMail(g *game, seatNo int, tok replyToken) *outMail {
 
 // boardMail is the board as a seat (or an observer, seatNo 0 with to set)
 // sees it: news first, the board from their side, the position code, and
-// what to do next.
+// what to do next. The text part has the text board; the HTML part the
+// board as a picture (boardHTML).
 func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 	var m *outMail
 	if seatNo > 0 {
@@ -64,9 +67,26 @@ func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 	if news != "" {
 		b.WriteString(news + "\n\n")
 	}
-	b.WriteString(s.Board(seatNo))
-	fmt.Fprintf(&b, "Position: %s\nMoves played: %d\n", s.Code(), g.ply())
-	b.WriteString(h.clockLine(g, seatNo) + "\n")
+	b.WriteString(boardText(s, seatNo, g.status != statusActive))
+	if line := "Position: " + s.Code(); len(line) < 78 {
+		b.WriteString(line + "\n")
+	} else {
+		b.WriteString("Position (one line, broken here after a \"/\"):\n" + strings.Join(wrapCode(s.Code(), 76), "\n") + "\n")
+	}
+	fmt.Fprintf(&b, "Moves played: %d\n", g.ply())
+	clock := h.clockLine(g, seatNo)
+	b.WriteString(clock + "\n")
+	next := h.nextStep(g, seatNo)
+	b.WriteString(wrapLines(next, 76))
+	m.Text = b.String()
+	h.boardHTML(m, g, seatNo, news, clock, next)
+	return m
+}
+
+// nextStep says what the reader of a board mail does next.
+func (h *handling) nextStep(g *game, seatNo int) string {
+	s := g.state()
+	var b strings.Builder
 	switch {
 	case g.status != statusActive:
 		b.WriteString(g.endText() + "\n")
@@ -83,8 +103,64 @@ func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 	if seatNo > 0 && g.status == statusActive {
 		b.WriteString("Other commands: board, history, draw, resign, undo, games, help.\n")
 	}
-	m.Text = b.String()
-	return m
+	return b.String()
+}
+
+// boardText is the text board from viewer's side. A game that ended off
+// the board (a resignation, an agreement, a loss on time) is not over by
+// the rules, so the board's last line would still say "Seat N to move"
+// above the mail's "Game over": that line is left out.
+func boardText(s rules.State, viewer int, ended bool) string {
+	text := s.Board(viewer)
+	if !ended || s.Outcome().Over || s.ToMove() == 0 {
+		return text
+	}
+	body := strings.TrimSuffix(text, "\n")
+	i := strings.LastIndexByte(body, '\n')
+	if strings.HasPrefix(body[i+1:], fmt.Sprintf("Seat %d to move", s.ToMove())) {
+		return body[:i+1]
+	}
+	return text
+}
+
+// wrapLines wraps each line of text longer than width at spaces.
+func wrapLines(text string, width int) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		nl := strings.HasSuffix(line, "\n")
+		line = strings.TrimSuffix(line, "\n")
+		for len(line) > width {
+			cut := strings.LastIndexByte(line[:width+1], ' ')
+			if cut <= 0 {
+				break
+			}
+			b.WriteString(line[:cut] + "\n")
+			line = line[cut+1:]
+		}
+		b.WriteString(line)
+		if nl {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// wrapCode breaks a position code into lines of at most width
+// characters, after a "/" or at a space, so that a mail's text stays
+// narrow; a code that fits stays one line.
+func wrapCode(code string, width int) []string {
+	var lines []string
+	for len(code) > width {
+		cut := strings.LastIndexAny(code[:width+1], " /")
+		if cut <= 0 {
+			cut = width
+		} else if code[cut] == '/' {
+			cut++ // keep the "/" at the line's end
+		}
+		lines = append(lines, strings.TrimRight(code[:cut], " "))
+		code = strings.TrimLeft(code[cut:], " ")
+	}
+	return append(lines, code)
 }
 
 func helpText() string {

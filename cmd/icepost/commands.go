@@ -40,7 +40,7 @@ func init() {
 		{name: "mail", args: "parse [-json] [FILE]", summary: "what the daemon reads out of one mail", run: cmdMail},
 		{name: "validate", args: "[-q] FILE...", summary: "parse and replay records; file:line:col: errors", run: cmdValidate},
 		{name: "fmt", args: "[-w] FILE...", summary: "write records in canonical form", run: cmdFmt},
-		{name: "show", args: "[-ply N] [-view SEAT] FILE", summary: "the board after any ply of a record", run: cmdShow},
+		{name: "show", args: "[-format text|svg|png] [-ply N] [-view SEAT] [-o FILE] FILE | -code CODE", summary: "the board after any ply of a record, or of a position code, as text or a picture", run: cmdShow},
 		{name: "moves", args: "FILE", summary: "the legal moves at the end of a record, one per line", run: cmdMoves},
 		{name: "perft", args: "-depth N [-seats S] [-board B] [-target T] GAME|FILE", summary: "count move-generation nodes", run: cmdPerft},
 		{name: "match", args: "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X] [-move-time D] [-max-plies N] [-o FILE] PLAYER...", summary: "games between computer players (random, bot:LEVEL), seats rotating, with each player's results",

@@ -414,7 +414,7 @@ func (p Position) Board(viewer int) string {
 	}
 	b.WriteString(header + "\n\n")
 	phase := [3]string{"placing", "jumping", "finished"}[p.phase]
-	fmt.Fprintf(&b, "Round %d of 2, %s. Pieces are neutral: S small (1), M medium (2), L large (3).\n", p.round, phase)
+	fmt.Fprintf(&b, "Round %d of 2, %s.\nPieces are neutral: S small (1), M medium (2), L large (3).\n", p.round, phase)
 	fmt.Fprintf(&b, "To place: S %d  M %d  L %d\n", p.stash[1], p.stash[2], p.stash[3])
 	fmt.Fprintf(&b, "Score: seat 1 %d, seat 2 %d\n", p.score[0], p.score[1])
 	switch {

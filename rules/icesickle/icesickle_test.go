@@ -244,7 +244,8 @@ func ExampleGame() {
 	//     +---+---+---+---+---+
 	//       a   b   c   d   e
 	//
-	// Round 1 of 2, placing. Pieces are neutral: S small (1), M medium (2), L large (3).
+	// Round 1 of 2, placing.
+	// Pieces are neutral: S small (1), M medium (2), L large (3).
 	// To place: S 5  M 5  L 4
 	// Score: seat 1 0, seat 2 0
 	// Seat 2 to move: place a piece (like L@c3)

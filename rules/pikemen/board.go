@@ -44,13 +44,16 @@ func (p Position) Board(viewer int) string {
 	b.WriteString(border)
 	b.WriteString(header)
 	b.WriteString("\n")
-	up := "up"
-	if flip {
-		up = "down"
-	}
 	b.WriteString("1L NE = seat 1's large, lying down and pointing NE: it charges that way.\n")
-	b.WriteString("2M U  = seat 2's medium, standing upright: it cannot move.\n")
-	fmt.Fprintf(&b, "S small (1 point), M medium (2), L large (3). N is toward rank 8 (%s).\n", up)
+	b.WriteString("2M U  = seat 2's medium, standing upright: it cannot charge until a\n")
+	b.WriteString("        turn lays it down pointing some way (like c7:SE).\n")
+	b.WriteString("S small (1 point), M medium (2), L large (3).\n")
+	if flip {
+		b.WriteString("On this board, turned for you, N points down the page (to rank 8),\n")
+		b.WriteString("S up, E to the left (to file h) and W to the right.\n")
+	} else {
+		b.WriteString("N points up the page (to rank 8), S down, E to the right (to file h).\n")
+	}
 	b.WriteString("\nScores:")
 	for i := range int(p.seats) {
 		if i > 0 {

@@ -34,8 +34,10 @@ func ExampleGame() {
 	//        a     b     c     d     e     f     g     h
 	//
 	// 1L NE = seat 1's large, lying down and pointing NE: it charges that way.
-	// 2M U  = seat 2's medium, standing upright: it cannot move.
-	// S small (1 point), M medium (2), L large (3). N is toward rank 8 (up).
+	// 2M U  = seat 2's medium, standing upright: it cannot charge until a
+	//         turn lays it down pointing some way (like c7:SE).
+	// S small (1 point), M medium (2), L large (3).
+	// N points up the page (to rank 8), S down, E to the right (to file h).
 	//
 	// Scores: seat 1 0, seat 2 0 (12 wins)
 	// Seat 1 to move

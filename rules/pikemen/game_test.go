@@ -201,8 +201,11 @@ func TestBoardViews(t *testing.T) {
 	if got := lines(b2)[2]; got != " 1 | 1L U  1L U  1L NW 1M U  1S W    .     .     .   | 1" {
 		t.Errorf("viewer 2's top rank:\n%s", got)
 	}
-	if !strings.Contains(b2, "N is toward rank 8 (down)") || !strings.HasPrefix(strings.TrimSpace(b2), "h     g") {
+	if !strings.Contains(b2, "N points down the page (to rank 8),\nS up, E to the left") || !strings.HasPrefix(strings.TrimSpace(b2), "h     g") {
 		t.Errorf("viewer 2's board:\n%s", b2)
+	}
+	if strings.Contains(b0, "cannot move") || !strings.Contains(b0, "N points up the page") {
+		t.Errorf("viewer 1's legend:\n%s", b0)
 	}
 	for _, l := range lines(b0)[1:11] {
 		if c := l[3]; len(l) < 54 || c != l[53] || c != '|' && c != '+' {

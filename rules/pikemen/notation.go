@@ -133,7 +133,7 @@ func (p Position) ParseMove(tok string) (rules.Move, error) {
 		o = cur
 	}
 	if cur == U {
-		return rules.Move{}, rules.Illegal(tok, "%s stands upright and cannot move; only a lying piece charges", p.describe(from, false))
+		return rules.Move{}, rules.Illegal(tok, "%s stands upright and cannot charge; only a lying piece charges (turn it first, like %s:NE)", p.describe(from, false), squareName(from))
 	}
 	if to == from {
 		return rules.Move{}, rules.Illegal(tok, "a charge moves at least one square")

@@ -239,7 +239,7 @@ func TestParseMove(t *testing.T) {
 		{"reorient to the current", start, "h1:U", "h1:U: the large on h1 already stands upright; a reorient must change the orientation", rules.ErrIllegal},
 		{"reorient lying to current", mid, "g4:NW", "g4:NW: the small on g4 already points NW; a reorient must change the orientation", rules.ErrIllegal},
 		{"stand up", mid, "g4:U", "g4:U", nil},
-		{"upright cannot charge", start, "g4-f5", "g4-f5: the small on g4 stands upright and cannot move; only a lying piece charges", rules.ErrIllegal},
+		{"upright cannot charge", start, "g4-f5", "g4-f5: the small on g4 stands upright and cannot charge; only a lying piece charges (turn it first, like g4:NE)", rules.ErrIllegal},
 		{"charge", mid, "g4-f5", "g4-f5", nil},
 		{"charge keeping the orientation said", mid, "g4-f5:NW", "g4-f5", nil},
 		{"charge and stand up", mid, "g4-f5:U", "g4-f5:U", nil},

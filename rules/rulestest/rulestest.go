@@ -144,9 +144,13 @@ func checkPlayouts(t *testing.T, start rules.State, c Case) {
 			if len(moves) == 0 {
 				break
 			}
-			next, err := s.Play(moves[rng.IntN(len(moves))])
+			m := moves[rng.IntN(len(moves))]
+			next, err := s.Play(m)
 			if err != nil {
 				t.Fatalf("playout %d ply %d: %v", game, ply, err)
+			}
+			if first || ply%7 == 0 {
+				checkLastMove(t, s, m, next)
 			}
 			s = next
 		}
@@ -183,6 +187,8 @@ func checkPosition(t *testing.T, s rules.State, all bool) []rules.Move {
 			t.Fatalf("%s: Board(%d) = %q, want text ending in a newline", code, v, b)
 		}
 	}
+
+	checkDiagram(t, s)
 
 	// The position code round-trips.
 	back, err := s.Game().ParsePosition(code)
@@ -265,6 +271,100 @@ func checkPerft(t *testing.T, start rules.State, golden []uint64) {
 			if got := rules.SlowPerft(start, depth); got != want {
 				t.Errorf("perft(%d) through the State interface = %d, want %d", depth, got, want)
 			}
+		}
+	}
+}
+
+// checkDiagram checks that the game describes the position for a picture
+// from every seat's side, in agreement with the position itself.
+func checkDiagram(t *testing.T, s rules.State) {
+	t.Helper()
+	ds, ok := s.(rules.Drawable)
+	if !ok {
+		t.Fatalf("%s does not describe its positions for pictures (rules.Drawable)", s.Game().Name())
+	}
+	code := s.Code()
+	seats := s.Options().Seats
+	out := s.Outcome()
+	scores := s.Scores()
+	var cells int
+	for v := 0; v <= seats; v++ {
+		d := ds.Diagram(v)
+		if v == 0 {
+			cells = len(d.Cells)
+			if d.Turned {
+				t.Fatalf("%s: Diagram(0) is turned; the usual view is seat 1's", code)
+			}
+		} else if len(d.Cells) != cells {
+			t.Fatalf("%s: Diagram(%d) has %d cells, Diagram(0) %d", code, v, len(d.Cells), cells)
+		}
+		if d.Game != s.Game().Name() {
+			t.Fatalf("%s: Diagram(%d).Game = %q", code, v, d.Game)
+		}
+		if len(d.Seats) != seats {
+			t.Fatalf("%s: Diagram(%d) has %d seats, the game %d", code, v, len(d.Seats), seats)
+		}
+		if d.ToMove != s.ToMove() || d.Over != out.Over || d.Winner != out.Winner {
+			t.Fatalf("%s: Diagram(%d) says to move %d, over %v, winner %d; the position %d, %v", code, v, d.ToMove, d.Over, d.Winner, s.ToMove(), out)
+		}
+		for i, si := range d.Seats {
+			if si.HasScore != (scores != nil) || (scores != nil && si.Score != scores[i]) {
+				t.Fatalf("%s: Diagram(%d) gives seat %d score %d (%v); Scores() = %v", code, v, i+1, si.Score, si.HasScore, scores)
+			}
+		}
+		if len(d.Cells) == 0 && len(d.Notes) == 0 {
+			t.Fatalf("%s: Diagram(%d) has neither cells nor notes: a picture would be empty", code, v)
+		}
+		names := make(map[string]bool, len(d.Cells))
+		at := make(map[[2]int]bool, len(d.Cells))
+		for _, c := range d.Cells {
+			if c.Name == "" || names[c.Name] {
+				t.Fatalf("%s: Diagram(%d) has a cell named %q twice or not at all", code, v, c.Name)
+			}
+			names[c.Name] = true
+			if at[[2]int{c.X, c.Y}] {
+				t.Fatalf("%s: Diagram(%d) has two cells at (%d, %d)", code, v, c.X, c.Y)
+			}
+			at[[2]int{c.X, c.Y}] = true
+			if c.Start < 0 || c.Start > seats {
+				t.Fatalf("%s: cell %s is the start of seat %d", code, c.Name, c.Start)
+			}
+			for _, p := range c.Pieces {
+				if p.Owner < 0 || p.Owner > seats || p.Size < rules.Small || p.Size > rules.Large || p.Points > rules.NorthWest {
+					t.Fatalf("%s: cell %s holds %+v", code, c.Name, p)
+				}
+			}
+		}
+		for _, sp := range d.Supplies {
+			if sp.Owner < 0 || sp.Owner > seats || sp.Label == "" || sp.Count[0] < 0 || sp.Count[1] < 0 || sp.Count[2] < 0 {
+				t.Fatalf("%s: Diagram(%d) has the supply %+v", code, v, sp)
+			}
+		}
+	}
+}
+
+// checkLastMove checks the description of move m, played from prev to
+// next, for the picture of next.
+func checkLastMove(t *testing.T, prev rules.State, m rules.Move, next rules.State) {
+	t.Helper()
+	d, ok := rules.DiagramOf(next, 0, prev, m)
+	if !ok || d.Last == nil {
+		t.Fatalf("%s: no diagram with the last move", prev.Code())
+	}
+	l := d.Last
+	tok := prev.FormatMove(m)
+	if l.Seat != prev.ToMove() || l.Token != tok {
+		t.Fatalf("%s: LastMove(%s) says seat %d played %q", prev.Code(), tok, l.Seat, l.Token)
+	}
+	for _, i := range append(slices.Clone(l.Path), l.Captured...) {
+		if i < 0 || i >= len(d.Cells) {
+			t.Fatalf("%s: LastMove(%s) names cell %d of %d", prev.Code(), tok, i, len(d.Cells))
+		}
+	}
+	if len(d.Cells) > 0 && len(l.Path) == 0 {
+		// A pass may name no cell; anything else on a board names one.
+		if !strings.EqualFold(tok, "pass") {
+			t.Fatalf("%s: LastMove(%s) names no cell", prev.Code(), tok)
 		}
 	}
 }

@@ -1,0 +1,129 @@
+// Package render draws a position of any game as a picture: SVG for the
+// web and for files, PNG for mail. It reads only a rules.Diagram, the data
+// each game gives of a position, and a few options (the players' names, a
+// title), so one renderer draws every game and no game holds drawing code.
+//
+// The picture shows the board from the viewer's side (Diagram.Turned),
+// coordinates on its edges, every pyramid seen from above, a legend of
+// the seats with their colours, names, scores and supplies, whose turn it
+// is, and the last move.
+//
+// How pieces look:
+//   - An upright pyramid is a square with its four faces meeting at the
+//     apex, lit from the top left, with its pips (1 small, 2 medium,
+//     3 large) on the face toward the bottom of the picture. A stack
+//     standing nested (Ice Lady's king trees) shows each piece inside the
+//     one beneath it.
+//   - A lying pyramid (Pikemen) is a triangle pointing where it points,
+//     its pips along its base.
+//   - Sizes differ by size (a large fills most of its cell) and by pips.
+//   - Seat colours are the Okabe-Ito palette, told apart with any colour
+//     vision: seat 1 blue, seat 2 vermillion, seat 3 bluish green, seat 4
+//     reddish purple; neutral pieces (IceSickle) grey.
+//   - A stack whose lower pieces are hidden under a piece as large or
+//     larger (IceFrogs) shows them as a column of small squares at the
+//     cell's right edge, bottom piece lowest.
+//
+// The last move: the cells it started from and ended on are tinted, an
+// arrow runs through every landing cell (a jump, a chain of hops or
+// captures), a placement or a piece turned where it stands gets a ring,
+// and each captured cell a cross beneath whatever stands there now.
+//
+// SVG and PNG are drawn from one list of shapes (layout.go), so they show
+// the same picture; the PNG is rasterized with golang.org/x/image/vector
+// and its text set in the Go fonts.
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+
+	"icepost/rules"
+)
+
+// Option changes what a picture shows.
+type Option func(*options)
+
+type options struct {
+	names []string
+	title string
+	scale float64
+}
+
+// Names gives the players' names, seat 1 first; the legend shows them
+// beside the seats.
+func Names(names ...string) Option {
+	return func(o *options) { o.names = names }
+}
+
+// Title sets the picture's first line (default: the game's name).
+func Title(t string) Option {
+	return func(o *options) { o.title = t }
+}
+
+// Scale draws a PNG k times its usual size (2 for screens that have two
+// pixels to a point); SVG scales by itself.
+func Scale(k float64) Option {
+	return func(o *options) { o.scale = k }
+}
+
+func collect(opts []Option) options {
+	o := options{scale: 1}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// SVG writes the picture of d as an SVG document.
+func SVG(w io.Writer, d rules.Diagram, opts ...Option) error {
+	o := collect(opts)
+	return writeSVG(w, layout(&d, o), Describe(d, opts...))
+}
+
+// PNG writes the picture of d as a PNG image.
+func PNG(w io.Writer, d rules.Diagram, opts ...Option) error {
+	o := collect(opts)
+	if o.scale <= 0 || o.scale > 8 {
+		return fmt.Errorf("render: scale %g: it must be above 0 and at most 8", o.scale)
+	}
+	return writePNG(w, layout(&d, o), o.scale)
+}
+
+// Seat colours: the Okabe-Ito palette, safe for colour-blind viewers.
+var seatColours = [5]color.NRGBA{
+	{0x8f, 0x8f, 0x8f, 0xff}, // neutral
+	{0x00, 0x72, 0xb2, 0xff}, // blue
+	{0xd5, 0x5e, 0x00, 0xff}, // vermillion
+	{0x00, 0x9e, 0x73, 0xff}, // bluish green
+	{0xcc, 0x79, 0xa7, 0xff}, // reddish purple
+}
+
+// colourNames name the seat colours in words, for the alt text.
+var colourNames = [5]string{"grey", "blue", "orange", "green", "pink"}
+
+// SeatColour returns the colour of seat (1..4) in pictures, or the
+// neutral grey for 0; ColourName names it in a word.
+func SeatColour(seat int) color.NRGBA {
+	if seat < 0 || seat >= len(seatColours) {
+		return seatColours[0]
+	}
+	return seatColours[seat]
+}
+
+// ColourName names seat's colour in a word ("blue").
+func ColourName(seat int) string {
+	if seat < 0 || seat >= len(colourNames) {
+		return colourNames[0]
+	}
+	return colourNames[seat]
+}
+
+// seatName is the legend's name for a seat: the player's name if given.
+func (o options) seatName(seat int) string {
+	if seat >= 1 && seat <= len(o.names) && o.names[seat-1] != "" {
+		return o.names[seat-1]
+	}
+	return fmt.Sprintf("Seat %d", seat)
+}
