@@ -105,7 +105,7 @@ func TestBrowser(t *testing.T) {
 		if shots == "" {
 			return
 		}
-		png := value(t, ctx, chromedp.FullScreenshot(90))
+		png := value(t, ctx, chromedp.FullScreenshot(100))
 		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,9 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("the arrow keys step through a game", func(t *testing.T) {
 		ctx := tab(t, bctx)
-		board := func() string { return value(t, ctx, chromedp.Text(css(`#play .board`))) }
+		board := func() string {
+			return value(t, ctx, chromedp.Evaluate[string](`document.querySelector("#play .board").innerHTML`))
+		}
 		do(t, ctx,
 			chromedp.Navigate(ts.URL+"/game/1?ply=0"),
 			chromedp.WaitVisible(css(`#play`)),

@@ -37,6 +37,7 @@ type liveCard struct {
 	Href    string
 	Players []playerView
 	Ply     int
+	Plies   string // "1 ply", "4 plies"
 	Board   template.HTML
 	Last    string
 }
@@ -93,7 +94,8 @@ func liveCardOf(gi pbem.GameInfo) (liveCard, error) {
 		return liveCard{}, err
 	}
 	names := displayNames(g.Record.Players())
-	c := liveCard{liveInfo: liveInfoOf(gi, names), Game: g.Rules.Name(), Href: "/live/" + strconv.FormatInt(gi.ID, 10), Ply: len(g.Moves)}
+	c := liveCard{liveInfo: liveInfoOf(gi, names), Game: g.Rules.Name(), Href: "/live/" + strconv.FormatInt(gi.ID, 10), Ply: len(g.Moves),
+		Plies: plural(len(g.Moves), "ply", "plies")}
 	v := newGameView(g, c.Href, len(g.Moves))
 	c.Players = v.Players
 	var prev rules.State
