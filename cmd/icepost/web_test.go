@@ -57,7 +57,9 @@ func TestWebCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncBuffer
 	done := make(chan int)
-	go func() { done <- run(ctx, []string{"web", "-q", "-addr", "127.0.0.1:0", "-db", db, "-mail-db", mailDB}, nil, &out, &errb) }()
+	go func() {
+		done <- run(ctx, []string{"web", "-q", "-addr", "127.0.0.1:0", "-db", db, "-mail-db", mailDB}, nil, &out, &errb)
+	}()
 	var url string
 	for i := 0; i < 100 && url == ""; i++ {
 		time.Sleep(20 * time.Millisecond)
