@@ -30,9 +30,6 @@ type crumb struct {
 type positionPage struct {
 	Games     []string
 	Game      string
-	Seats     int
-	Board     string
-	Target    int
 	Code      string
 	ToMove    int
 	Pic       template.HTML
@@ -43,7 +40,6 @@ type positionPage struct {
 	Count     int
 	CountText string
 	All       string // the search for every game that reached it
-	Options   []rules.Option
 }
 
 // perPosition is how many of the games that reached a position the page
