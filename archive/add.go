@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -35,18 +34,23 @@ var ErrTooLarge = errors.New("record too large")
 // transaction that ends it). The record is made canonical first (its move
 // tokens are rewritten). When the archive already holds the same game
 // (same game, options, setup, moves and result), AddGame stores nothing
-// and returns the existing game's id with dup set.
+// and returns the existing game's id with dup set. The game's positions go
+// into the index as a small run; small runs are merged here, large ones
+// by the next import.
 func AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, prov Provenance) (id int64, dup bool, err error) {
 	row, err := prepare(g, prov)
 	if err != nil {
 		return 0, false, err
 	}
-	ins, err := newInserter(ctx, tx)
+	ins, err := newInserter(ctx, tx, nil)
 	if err != nil {
 		return 0, false, err
 	}
 	defer ins.close()
-	return ins.add(ctx, row)
+	if id, dup, err = ins.add(ctx, row); err != nil || dup {
+		return id, dup, err
+	}
+	return id, false, ins.flush(ctx, 1)
 }
 
 // gameRow is everything stored for one game, computed away from the
@@ -62,7 +66,9 @@ type gameRow struct {
 	record                                   []byte // packed
 	seatRows                                 []seatRow
 	tags                                     []notation.Tag
-	hashes                                   []int64 // position hashes by ply
+	hashes                                   []uint64 // position hashes by ply
+	movers                                   []uint8  // the seat to move by ply
+	tokens                                   []string // canonical tokens of the main line
 	text                                     [3]string
 	prov                                     Provenance
 }
@@ -161,9 +167,15 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 			r.tags = append(r.tags, notation.Tag{Name: t.Name, Value: t.Value})
 		}
 	}
-	r.hashes = make([]int64, len(g.States))
+	r.hashes = make([]uint64, len(g.States))
+	r.movers = make([]uint8, len(g.States))
 	for i, s := range g.States {
-		r.hashes[i] = PositionHash(s)
+		r.hashes[i] = uint64(PositionHash(s))
+		r.movers[i] = uint8(s.ToMove())
+	}
+	r.tokens = make([]string, len(rec.Main.Moves))
+	for i, m := range rec.Main.Moves {
+		r.tokens[i] = m.Token
 	}
 	r.dedupe = dedupeKey(g)
 	r.text = [3]string{strings.Join(playerText, " "), strings.TrimSpace(r.event + " " + r.site), strings.Join(comments(rec), " ")}
@@ -188,27 +200,29 @@ func comments(rec *notation.Record) []string {
 }
 
 // inserter holds the statements that store games in one transaction.
+// The games' positions wait in pending until flush stores them as one
+// sorted run of the position index.
 type inserter struct {
-	tx                                                *sql.Tx
-	findDup, insGame, insSeat, insTag, insPos, insTxt *sql.Stmt
-	findPlayer, insPlayer                             *sql.Stmt
-	players                                           map[string]int64
-	now                                               int64
-	// With deferred set, positions wait in pending until flush, which
-	// stores them sorted by hash: one pass over the index per batch
-	// instead of one random walk per position.
-	deferred bool
-	pending  []posRow
-	insPosN  *sql.Stmt
+	tx                                        *sql.Tx
+	findDup, insGame, insSeat, insTag, insTxt *sql.Stmt
+	findPlayer, insPlayer                     *sql.Stmt
+	findMove, insMove                         *sql.Stmt
+	players                                   map[string]int64
+	moves                                     map[string]uint32
+	now                                       int64
+	pending                                   []entry
 }
 
-type posRow struct {
-	hash, game int64
-	ply        int32
-}
-
-func newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) {
-	ins := &inserter{tx: tx, players: map[string]int64{}, now: time.Now().Unix()}
+// newInserter prepares the statements. moves, when not nil, is the move
+// tokens already numbered (an import keeps them from one batch to the
+// next; numbers never change); when empty, every token the archive
+// numbers is read into it at once (an import meets most of them).
+func newInserter(ctx context.Context, tx *sql.Tx, moves map[string]uint32) (*inserter, error) {
+	preload := moves != nil && len(moves) == 0
+	if moves == nil {
+		moves = map[string]uint32{}
+	}
+	ins := &inserter{tx: tx, players: map[string]int64{}, moves: moves, now: time.Now().Unix()}
 	for _, p := range []struct {
 		st  **sql.Stmt
 		sql string
@@ -219,11 +233,11 @@ func newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) {
 			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`},
 		{&ins.insSeat, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score) VALUES (?,?,?,?,?,?,?)`},
 		{&ins.insTag, `INSERT INTO tags(game_id, name, value) VALUES (?,?,?)`},
-		{&ins.insPos, `INSERT OR IGNORE INTO positions(hash, game_id, ply) SELECT j.value, ?, j.key FROM json_each(?) AS j`},
-		{&ins.insPosN, `INSERT OR IGNORE INTO positions(hash, game_id, ply) SELECT j.value ->> 0, j.value ->> 1, j.value ->> 2 FROM json_each(?) AS j`},
 		{&ins.insTxt, `INSERT INTO game_text(docid, players, event, comments) VALUES (?,?,?,?)`},
 		{&ins.findPlayer, `SELECT player_id FROM player_aliases WHERE alias = ?1 UNION ALL SELECT id FROM players WHERE key = ?1 LIMIT 1`},
 		{&ins.insPlayer, `INSERT INTO players(key, name) VALUES (?, ?)`},
+		{&ins.findMove, `SELECT id FROM move_tokens WHERE token = ?`},
+		{&ins.insMove, `INSERT INTO move_tokens(token) VALUES (?)`},
 	} {
 		st, err := tx.PrepareContext(ctx, p.sql)
 		if err != nil {
@@ -232,11 +246,32 @@ func newInserter(ctx context.Context, tx *sql.Tx) (*inserter, error) {
 		}
 		*p.st = st
 	}
+	if preload {
+		rows, err := tx.QueryContext(ctx, `SELECT id, token FROM move_tokens`)
+		if err != nil {
+			ins.close()
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id uint32
+			var tok string
+			if err := rows.Scan(&id, &tok); err != nil {
+				ins.close()
+				return nil, err
+			}
+			ins.moves[tok] = id
+		}
+		if err := rows.Err(); err != nil {
+			ins.close()
+			return nil, err
+		}
+	}
 	return ins, nil
 }
 
 func (ins *inserter) close() {
-	for _, st := range []*sql.Stmt{ins.findDup, ins.insGame, ins.insSeat, ins.insTag, ins.insPos, ins.insPosN, ins.insTxt, ins.findPlayer, ins.insPlayer} {
+	for _, st := range []*sql.Stmt{ins.findDup, ins.insGame, ins.insSeat, ins.insTag, ins.insTxt, ins.findPlayer, ins.insPlayer, ins.findMove, ins.insMove} {
 		if st != nil {
 			st.Close()
 		}
@@ -320,12 +355,8 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 			return 0, false, fmt.Errorf("storing tag: %w", err)
 		}
 	}
-	if ins.deferred {
-		for ply, h := range r.hashes {
-			ins.pending = append(ins.pending, posRow{h, id, int32(ply)})
-		}
-	} else if _, err := ins.insPos.ExecContext(ctx, id, string(r.positionsJSON())); err != nil {
-		return 0, false, fmt.Errorf("storing positions: %w", err)
+	if err := ins.addPositions(ctx, id, r); err != nil {
+		return 0, false, err
 	}
 	if _, err := ins.insTxt.ExecContext(ctx, id, r.text[0], r.text[1], r.text[2]); err != nil {
 		return 0, false, fmt.Errorf("storing text: %w", err)
@@ -333,54 +364,66 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	return id, false, nil
 }
 
-// positionsJSON is the hashes as a JSON array, which one INSERT ...
-// json_each stores.
-func (r *gameRow) positionsJSON() []byte {
-	pos := make([]byte, 0, 21*len(r.hashes)+2)
-	pos = append(pos, '[')
-	for i, h := range r.hashes {
-		if i > 0 {
-			pos = append(pos, ',')
-		}
-		pos = strconv.AppendInt(pos, h, 10)
+// moveID numbers a canonical move token (1 and up).
+func (ins *inserter) moveID(ctx context.Context, tok string) (uint32, error) {
+	if id, ok := ins.moves[tok]; ok {
+		return id, nil
 	}
-	return append(pos, ']')
+	var id uint32
+	err := ins.findMove.QueryRowContext(ctx, tok).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		res, err := ins.insMove.ExecContext(ctx, tok)
+		if err != nil {
+			return 0, fmt.Errorf("storing a move token: %w", err)
+		}
+		n, err := res.LastInsertId()
+		if err != nil {
+			return 0, err
+		}
+		id = uint32(n)
+	} else if err != nil {
+		return 0, err
+	}
+	ins.moves[tok] = id
+	return id, nil
 }
 
-// flush stores the deferred positions, sorted.
-func (ins *inserter) flush(ctx context.Context) error {
-	slices.SortFunc(ins.pending, func(a, b posRow) int {
-		if c := cmp.Compare(a.hash, b.hash); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.game, b.game); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ply, b.ply)
-	})
-	const chunk = 20000
-	buf := make([]byte, 0, 40*min(len(ins.pending), chunk))
-	for len(ins.pending) > 0 {
-		n := min(len(ins.pending), chunk)
-		buf = append(buf[:0], '[')
-		for i, p := range ins.pending[:n] {
-			if i > 0 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, '[')
-			buf = strconv.AppendInt(buf, p.hash, 10)
-			buf = append(buf, ',')
-			buf = strconv.AppendInt(buf, p.game, 10)
-			buf = append(buf, ',')
-			buf = strconv.AppendInt(buf, int64(p.ply), 10)
-			buf = append(buf, ']')
-		}
-		buf = append(buf, ']')
-		if _, err := ins.insPosN.ExecContext(ctx, string(buf)); err != nil {
-			return fmt.Errorf("storing positions: %w", err)
-		}
-		ins.pending = ins.pending[n:]
+// outcomeFor is how the game went for seat (winner -1: undecided).
+func outcomeFor(winner int, seat uint8) uint32 {
+	switch {
+	case winner < 0:
+		return outcomeUndecided
+	case winner == 0:
+		return outcomeDraw
+	case winner == int(seat):
+		return outcomeWin
 	}
-	ins.pending = nil
+	return outcomeLoss
+}
+
+// addPositions queues a game's index entries.
+func (ins *inserter) addPositions(ctx context.Context, id int64, r *gameRow) error {
+	for ply, h := range r.hashes {
+		var code uint32
+		if ply < len(r.tokens) {
+			mid, err := ins.moveID(ctx, r.tokens[ply])
+			if err != nil {
+				return err
+			}
+			code = mid<<2 | outcomeFor(r.winner, r.movers[ply])
+		}
+		ins.pending = append(ins.pending, entry{hash: h, game: id, ply: uint32(ply), code: code})
+	}
 	return nil
+}
+
+// flush stores the queued entries as one sorted run and merges runs up to
+// maxLevel.
+func (ins *inserter) flush(ctx context.Context, maxLevel int) error {
+	slices.SortFunc(ins.pending, entryCmp)
+	if err := writeRun(ctx, ins.tx, ins.pending); err != nil {
+		return fmt.Errorf("storing positions: %w", err)
+	}
+	ins.pending = ins.pending[:0]
+	return compact(ctx, ins.tx, maxLevel)
 }

@@ -81,6 +81,114 @@ var ErrNewerSchema = sqlitedb.ErrNewerSchema
 // schema). A schema newer than this build knows is refused
 // (ErrNewerSchema). db should be opened with DSN's settings. Migrate is
 // safe to run from several processes at once.
+//
+// Migration 3 moved the position index to a new form; the games stored
+// before it are indexed again from their records, in stages of
+// reindexStage games, each committed (reindex).
 func Migrate(ctx context.Context, db *sql.DB) error {
-	return schema.Apply(ctx, db)
+	if err := schema.Apply(ctx, db); err != nil {
+		return err
+	}
+	return reindex(ctx, db)
+}
+
+const reindexStage = 20000
+
+// reindex puts the games stored before migration 3 into the position
+// index, a stage at a time: each stage reads the cursor, indexes the next
+// games up to the bound and moves the cursor in one transaction, so that
+// a crash or a second process doing the same loses nothing and doubles
+// nothing.
+func reindex(ctx context.Context, db *sql.DB) error {
+	for {
+		done := false
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		err = func() error {
+			var a, u sql.NullInt64
+			err := tx.QueryRowContext(ctx, `SELECT (SELECT value FROM archive_state WHERE key = 'reindex_after'), (SELECT value FROM archive_state WHERE key = 'reindex_upto')`).Scan(&a, &u)
+			if err != nil {
+				return err
+			}
+			if !a.Valid || !u.Valid {
+				done = true
+				return nil
+			}
+			after, upto := a.Int64, u.Int64
+			if after >= upto {
+				done = true
+				_, err := tx.ExecContext(ctx, `DELETE FROM archive_state WHERE key IN ('reindex_after', 'reindex_upto')`)
+				return err
+			}
+			rows, err := tx.QueryContext(ctx, `SELECT id, record, winner FROM games WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`, after, upto, reindexStage)
+			if err != nil {
+				return err
+			}
+			type stored struct {
+				id     int64
+				packed []byte
+				winner sql.NullInt64
+			}
+			var gs []stored
+			for rows.Next() {
+				var g stored
+				if err := rows.Scan(&g.id, &g.packed, &g.winner); err != nil {
+					rows.Close()
+					return err
+				}
+				gs = append(gs, g)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			ins, err := newInserter(ctx, tx, map[string]uint32{})
+			if err != nil {
+				return err
+			}
+			defer ins.close()
+			last := upto
+			if len(gs) == reindexStage {
+				last = gs[len(gs)-1].id
+			}
+			for _, g := range gs {
+				text, err := unpackRecord(g.packed)
+				if err != nil {
+					continue // verify reports it
+				}
+				rg, err := replayText("", text)
+				if err != nil {
+					continue // a record the rules now refuse: verify reports it
+				}
+				r := &gameRow{winner: -1, tokens: rg.Record.MainTokens()}
+				if g.winner.Valid {
+					r.winner = int(g.winner.Int64)
+				}
+				for _, s := range rg.States {
+					r.hashes = append(r.hashes, uint64(PositionHash(s)))
+					r.movers = append(r.movers, uint8(s.ToMove()))
+				}
+				if err := ins.addPositions(ctx, g.id, r); err != nil {
+					return err
+				}
+			}
+			if err := ins.flush(ctx, maxLevel); err != nil {
+				return err
+			}
+			_, err = tx.ExecContext(ctx, `UPDATE archive_state SET value = ? WHERE key = 'reindex_after'`, last)
+			return err
+		}()
+		if err != nil {
+			tx.Rollback()
+			return fmt.Errorf("indexing positions again: %w", err)
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+	}
 }

@@ -341,6 +341,32 @@ func TestMigrations(t *testing.T) {
 	if idx != 1 {
 		t.Error("migration 2 did not run on an archive at version 1")
 	}
+	// An archive written before migration 3 (positions as rows) gets the
+	// new index, built again from its records.
+	gs := testGames(t)[:2]
+	if _, err := a.DB().Exec(`DROP TABLE pos_blocks; DROP TABLE pos_runs; DROP TABLE move_tokens; DROP TABLE archive_state;
+		CREATE TABLE positions (hash INTEGER NOT NULL, game_id INTEGER NOT NULL, ply INTEGER NOT NULL, PRIMARY KEY (hash, game_id, ply)) WITHOUT ROWID;
+		DELETE FROM archive_migrations WHERE version = 3`); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	if a, err = Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("after migration 3: game %d: %v", id, err) }); c != 2 || f != 0 || err != nil {
+		t.Errorf("verify after migration 3: %d %d %v", c, f, err)
+	}
+	if n, err := a.Count(ctx, Query{Position: gs[1].states[5].Code()}); n != 1 || err != nil {
+		t.Errorf("position search after migration 3: %d, %v", n, err)
+	}
+	if m, err := a.Explore(ctx, Query{}, gs[0].states[0]); err != nil || len(m) == 0 {
+		t.Errorf("explorer after migration 3: %v %v", m, err)
+	}
+	var left int
+	a.DB().QueryRow(`SELECT count(*) FROM archive_state`).Scan(&left)
+	if left != 0 {
+		t.Errorf("%d rows of work left in archive_state", left)
+	}
 	// A schema from the future is refused.
 	if _, err := a.DB().Exec(`INSERT INTO archive_migrations(version, name) VALUES (999, 'future')`); err != nil {
 		t.Fatal(err)
@@ -573,7 +599,26 @@ func TestDeleteAliasVerifyStats(t *testing.T) {
 		if err := a.Delete(ctx, id); err != nil {
 			t.Fatal(err)
 		}
-		for _, table := range []string{"seats", "tags", "positions"} {
+		var entries int
+		rows, err := a.DB().Query(`SELECT data FROM pos_blocks`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var data []byte
+			rows.Scan(&data)
+			decodeBlock(data, func(e entry) bool {
+				if e.game == id {
+					entries++
+				}
+				return true
+			})
+		}
+		rows.Close()
+		if entries != 0 {
+			t.Errorf("%d index entries of game %d left", entries, id)
+		}
+		for _, table := range []string{"seats", "tags"} {
 			var n int
 			a.DB().QueryRow(`SELECT count(*) FROM `+table+` WHERE game_id = ?`, id).Scan(&n)
 			if n != 0 {

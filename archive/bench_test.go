@@ -228,3 +228,38 @@ func BenchmarkSearchMoves(b *testing.B) {
 		return Query{Moves: fmt.Sprint(g.Record.MainTokens()[0], " ", g.Record.MainTokens()[1]), Limit: 20}
 	})
 }
+
+// BenchmarkExplore is the opening explorer from the start of the first
+// game of the list (every game of that kind reached it), and from the
+// position after a stored game's second ply.
+func BenchmarkExplore(b *testing.B) {
+	a := sharedBenchDB(b)
+	ctx := context.Background()
+	st, err := a.Get(ctx, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := replayText("", st.Record)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		pos  rules.State
+	}{{"start", g.States[0]}, {"ply2", g.States[2]}} {
+		b.Run(c.name, func(b *testing.B) {
+			n := 0
+			for i := 0; i < b.N; i++ {
+				moves, err := a.Explore(ctx, Query{}, c.pos)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n = 0
+				for _, m := range moves {
+					n += m.Games
+				}
+			}
+			b.ReportMetric(float64(n), "games")
+		})
+	}
+}

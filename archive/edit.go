@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
 )
 
@@ -30,25 +31,20 @@ func (a *Archive) Delete(ctx context.Context, id int64) error {
 	return tx.Commit()
 }
 
-// deletePositions removes a game's rows from the position index: by key
-// when the record still replays, else by a scan.
+// deletePositions removes a game's entries from the position index: by
+// its positions when the record still replays, else by reading every
+// block.
 func deletePositions(ctx context.Context, tx *sql.Tx, id int64, record []byte) error {
 	g, err := replayText("", record)
 	if err != nil {
-		_, err := tx.ExecContext(ctx, `DELETE FROM positions WHERE game_id = ?`, id)
-		return err
+		return removeGame(ctx, tx, id, nil)
 	}
-	st, err := tx.PrepareContext(ctx, `DELETE FROM positions WHERE hash = ? AND game_id = ?`)
-	if err != nil {
-		return err
+	hashes := make([]uint64, len(g.States))
+	for i, s := range g.States {
+		hashes[i] = uint64(PositionHash(s))
 	}
-	defer st.Close()
-	for _, s := range g.States {
-		if _, err := st.ExecContext(ctx, PositionHash(s), id); err != nil {
-			return err
-		}
-	}
-	return nil
+	slices.Sort(hashes)
+	return removeGame(ctx, tx, id, slices.Compact(hashes))
 }
 
 // AddAlias makes alias another spelling of the player called name: games

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,18 +20,25 @@ import (
 
 // ImportOptions tune Import. The zero value is fine.
 type ImportOptions struct {
-	// BatchSize is how many records go into one transaction (default
-	// 5000). Larger batches import faster into a large archive (the
-	// position index is written once per batch) but hold the write lock
-	// longer: other writers wait up to the busy timeout (30 s).
+	// BatchSize is how many records are stored in one transaction
+	// (default 10000), with their positions as one sorted run of the
+	// position index. Larger batches make fewer, larger runs (fewer
+	// merges later) but take more memory (about 4 KB a record) and hold
+	// the write lock longer: other writers wait up to the busy timeout
+	// (30 s). Replaying happens outside the transaction.
 	BatchSize int
 	// Report, when set, is called for every record that is quarantined,
 	// with the reason (a *notation.Error where the notation gives one,
 	// its line counted from the start of the input).
 	Report func(err error)
 	// Progress, when set, is called now and then (from the importing
-	// goroutine) with the bytes read so far from r and the records done.
-	Progress func(bytesRead int64, records int)
+	// goroutine) with the bytes of the current input done (read and
+	// replayed; for a compressed input, compressed bytes read) and the
+	// records done in the whole import.
+	Progress func(bytesDone int64, records int)
+	// Phase, when set, is told what the import does when it is not
+	// reading: "storing" a batch, "merging" the position index.
+	Phase func(what string)
 }
 
 // ImportStats counts what an import did.
@@ -68,6 +76,8 @@ type outcome struct {
 	text   []byte
 	line   int
 	offset int64
+	end    int64  // byte offset after the record
+	name   string // the input's name
 }
 
 type batch struct {
@@ -80,23 +90,112 @@ type batch struct {
 // the content), replays each record, and stores the valid ones; records
 // that do not replay go to the quarantine table with the reason. name is
 // the file name that provenance and error messages give. The input is
-// read in a stream: only a few thousand records are in memory at a time.
+// read in a stream: only a batch of records is in memory at a time.
 // Games the archive already holds are counted and skipped, so importing
-// the same file again adds nothing.
+// the same file again adds nothing. Import is NewImporter, Add and Close.
 func (a *Archive) Import(ctx context.Context, r io.Reader, name string, opt ImportOptions) (ImportStats, error) {
-	var st ImportStats
-	if opt.BatchSize <= 0 {
-		opt.BatchSize = 5000
+	im := a.NewImporter(ctx, opt)
+	err := im.Add(r, name)
+	st, cerr := im.Close()
+	if err == nil {
+		err = cerr
 	}
+	return st, err
+}
+
+// Importer imports several inputs as one import: batches run on across
+// inputs, so that a thousand small files make the same few transactions
+// and index runs as one large file.
+type Importer struct {
+	a       *Archive
+	ctx     context.Context
+	opt     ImportOptions
+	stage   []outcome
+	records int
+	err     error
+	moves   map[string]uint32 // move tokens numbered, kept across batches
+	// Full batches are stored by a goroutine while the next is replayed.
+	storeCh   chan []outcome
+	storeDone chan struct{}
+	failed    atomic.Bool
+	mu        sync.Mutex
+	st        ImportStats
+	storeErr  error
+}
+
+// NewImporter starts an import.
+func (a *Archive) NewImporter(ctx context.Context, opt ImportOptions) *Importer {
+	if opt.BatchSize <= 0 {
+		opt.BatchSize = 10000
+	}
+	im := &Importer{a: a, ctx: ctx, opt: opt, moves: map[string]uint32{}, storeCh: make(chan []outcome, 1), storeDone: make(chan struct{})}
+	go func() {
+		defer close(im.storeDone)
+		for stage := range im.storeCh {
+			if im.failed.Load() {
+				continue
+			}
+			if err := im.store(stage); err != nil {
+				im.mu.Lock()
+				im.storeErr = err
+				im.mu.Unlock()
+				im.failed.Store(true)
+			}
+		}
+	}()
+	return im
+}
+
+// Stats is what the import has stored so far (a batch not yet stored is
+// not counted).
+func (im *Importer) Stats() ImportStats {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	return im.st
+}
+
+// submit hands the staged records to the storing goroutine.
+func (im *Importer) submit() error {
+	if im.failed.Load() {
+		im.mu.Lock()
+		defer im.mu.Unlock()
+		return im.storeErr
+	}
+	select {
+	case im.storeCh <- im.stage:
+	case <-im.ctx.Done():
+		return im.ctx.Err()
+	}
+	im.stage = make([]outcome, 0, im.opt.BatchSize)
+	return nil
+}
+
+// Add reads one input (see Import). Records go to the archive a batch at
+// a time; Close stores the last batch.
+func (im *Importer) Add(r io.Reader, name string) error {
+	if im.err != nil {
+		return im.err
+	}
+	err := im.add(r, name)
+	if err != nil {
+		im.err = err
+	}
+	return err
+}
+
+func (im *Importer) add(r io.Reader, name string) error {
+	ctx := im.ctx
 	cr := &countingReader{r: r}
 	br := bufio.NewReaderSize(cr, 1<<16)
+	compressed := false
 	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return st, fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		defer zr.Close()
 		br = bufio.NewReaderSize(zr, 1<<16)
+		compressed = true
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -127,7 +226,11 @@ func (a *Archive) Import(ctx context.Context, r io.Reader, name string, opt Impo
 			defer wg.Done()
 			for b := range work {
 				for _, c := range b.chunks {
-					b.out = append(b.out, process(name, c)...)
+					out := process(name, c)
+					for i := range out {
+						out[i].end = c.offset + int64(len(c.text))
+					}
+					b.out = append(b.out, out...)
 				}
 				b.chunks = nil
 				close(b.done)
@@ -138,100 +241,135 @@ func (a *Archive) Import(ctx context.Context, r io.Reader, name string, opt Impo
 		cancel()
 		wg.Wait()
 	}()
-
-	var tx *sql.Tx
-	var ins *inserter
-	var qins *sql.Stmt
-	inTx, records := 0, 0
-	commit := func() error {
-		if tx == nil {
-			return nil
-		}
-		err := ins.flush(ctx)
-		ins.close()
-		qins.Close()
-		if err != nil {
-			return err
-		}
-		err = tx.Commit()
-		tx, ins, qins, inTx = nil, nil, nil, 0
-		return err
-	}
-	abort := func() {
-		if tx != nil {
-			ins.close()
-			qins.Close()
-			tx.Rollback()
-			tx = nil
-		}
-	}
-	defer abort()
 	lastProgress := time.Time{}
+	var done int64
 	for b := range order {
 		select {
 		case <-b.done:
 		case <-ctx.Done():
-			return st, ctx.Err()
+			return ctx.Err()
 		}
 		for _, o := range b.out {
-			if tx == nil {
-				var err error
-				if tx, err = a.db.BeginTx(ctx, nil); err != nil {
-					return st, err
-				}
-				if ins, err = newInserter(ctx, tx); err != nil {
-					return st, err
-				}
-				ins.deferred = true
-				if qins, err = tx.PrepareContext(ctx, quarantineInsert); err != nil {
-					return st, err
+			o.name = name
+			if o.reason != nil && im.opt.Report != nil {
+				im.opt.Report(o.reason)
+			}
+			im.stage = append(im.stage, o)
+			im.records++
+			if len(im.stage) >= im.opt.BatchSize {
+				if err := im.submit(); err != nil {
+					return err
 				}
 			}
-			if o.reason != nil {
-				if _, err := qins.ExecContext(ctx, hashString(string(o.text)), string(o.text), o.reason.Error(), name, o.line, o.offset, time.Now().Unix()); err != nil {
-					return st, fmt.Errorf("quarantine: %w", err)
-				}
-				st.Quarantined++
-				if opt.Report != nil {
-					opt.Report(o.reason)
-				}
-			} else {
-				_, dup, err := ins.add(ctx, o.row)
-				if err != nil {
-					return st, fmt.Errorf("%s:%d: %w", name, o.line, err)
-				}
-				if dup {
-					st.Duplicates++
-				} else {
-					st.Imported++
-				}
-			}
-			records++
-			inTx++
-			if inTx >= opt.BatchSize {
-				if err := commit(); err != nil {
-					return st, err
-				}
-			}
+			done = o.end
 		}
-		if opt.Progress != nil && time.Since(lastProgress) > 100*time.Millisecond {
+		if im.opt.Progress != nil && time.Since(lastProgress) > 100*time.Millisecond {
 			lastProgress = time.Now()
-			opt.Progress(cr.n.Load(), records)
+			if compressed {
+				done = cr.n.Load()
+			}
+			im.opt.Progress(done, im.records)
 		}
-	}
-	if err := commit(); err != nil {
-		return st, err
 	}
 	if splitErr != nil {
-		return st, fmt.Errorf("%s: %w", name, splitErr)
+		return fmt.Errorf("%s: %w", name, splitErr)
 	}
 	if err := ctx.Err(); err != nil {
-		return st, err
+		return err
 	}
-	if opt.Progress != nil {
-		opt.Progress(cr.n.Load(), records)
+	if im.opt.Progress != nil {
+		im.opt.Progress(cr.n.Load(), im.records)
 	}
-	return st, nil
+	return nil
+}
+
+// Close stores the last batch and merges the position index's runs; it
+// returns what the whole import did.
+func (im *Importer) Close() (ImportStats, error) {
+	close(im.storeCh)
+	<-im.storeDone
+	im.mu.Lock()
+	if im.err == nil {
+		im.err = im.storeErr
+	}
+	im.mu.Unlock()
+	if im.err != nil {
+		return im.Stats(), im.err
+	}
+	if len(im.stage) > 0 {
+		if im.opt.Phase != nil {
+			im.opt.Phase("storing")
+		}
+		if err := im.store(im.stage); err != nil {
+			im.err = err
+			return im.Stats(), err
+		}
+	}
+	return im.Stats(), nil
+}
+
+// store writes staged records in one transaction, their positions as one
+// run, then merges runs in another transaction. Either commits whole: a
+// crash leaves the archive as it was before one of them.
+func (im *Importer) store(stage []outcome) error {
+	ctx := im.ctx
+	st := im.Stats()
+	err := im.a.write(ctx, func(tx *sql.Tx) error {
+		ins, err := newInserter(ctx, tx, im.moves)
+		if err != nil {
+			return err
+		}
+		defer ins.close()
+		qins, err := tx.PrepareContext(ctx, quarantineInsert)
+		if err != nil {
+			return err
+		}
+		defer qins.Close()
+		now := time.Now().Unix()
+		for _, o := range stage {
+			if o.reason != nil {
+				if _, err := qins.ExecContext(ctx, hashString(string(o.text)), string(o.text), o.reason.Error(), o.name, o.line, o.offset, now); err != nil {
+					return fmt.Errorf("quarantine: %w", err)
+				}
+				st.Quarantined++
+				continue
+			}
+			_, dup, err := ins.add(ctx, o.row)
+			if err != nil {
+				return fmt.Errorf("%s:%d: %w", o.name, o.line, err)
+			}
+			if dup {
+				st.Duplicates++
+			} else {
+				st.Imported++
+			}
+		}
+		slices.SortFunc(ins.pending, entryCmp)
+		return writeRun(ctx, tx, ins.pending)
+	})
+	if err != nil {
+		return err
+	}
+	im.mu.Lock()
+	im.st = st
+	im.mu.Unlock()
+	return im.a.write(ctx, func(tx *sql.Tx) error { return compact(ctx, tx, maxLevel) })
+}
+
+// maxLevel is above any level a run reaches.
+const maxLevel = 64
+
+// write runs fn in a transaction and commits it.
+func (a *Archive) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := a.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }
 
 const quarantineInsert = `INSERT INTO quarantine(text_hash, text, reason, source, source_line, source_offset, added)

@@ -3,8 +3,10 @@ package archive
 import (
 	"encoding/binary"
 	"hash/fnv"
+	"math/bits"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"icepost/notation"
 	"icepost/rules"
@@ -16,16 +18,54 @@ import (
 // stored, so none of them may change without rebuilding what was stored
 // with it.
 
-// PositionHash is the key of a position in the position index: the FNV-1a
-// 64-bit hash of its position code, as a signed integer for SQLite.
+// PositionHash is the key of a position in the position index: a 64-bit
+// hash of its position code (codeHash), as a signed integer.
 func PositionHash(s rules.State) int64 {
-	return hashString(s.Code())
+	return int64(codeHash(s.Code()))
 }
 
+// codeHash hashes a position code eight bytes at a time (FNV-1a, a byte
+// at a time, took a fifth of an import's time). Each word is multiplied
+// into the state and the result goes through murmur3's finaliser, so
+// every input bit reaches every output bit. The index stores these
+// hashes: a change needs a migration that indexes the games again.
+func codeHash(s string) uint64 {
+	const (
+		k1 = 0x9e3779b97f4a7c15
+		k2 = 0xc2b2ae3d27d4eb4f
+	)
+	b := unsafe.Slice(unsafe.StringData(s), len(s))
+	h := uint64(len(s)) * k1
+	for len(b) >= 8 {
+		h = bits.RotateLeft64(h^binary.LittleEndian.Uint64(b)*k2, 31) * k1
+		b = b[8:]
+	}
+	var tail uint64
+	for i, c := range b {
+		tail |= uint64(c) << (8 * i)
+	}
+	h = bits.RotateLeft64(h^(tail|1<<63)*k2, 31) * k1
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	return h
+}
+
+// hashString (quarantined texts' key) is FNV-1a 64 (hash/fnv's), written out so that hashing a
+// string does not copy it: the archive hashes every position it stores.
 func hashString(s string) int64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return int64(h.Sum64())
+	const (
+		offset64 = 14695981039346656037
+		prime64  = 1099511628211
+	)
+	h := uint64(offset64)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= prime64
+	}
+	return int64(h)
 }
 
 // dedupeKey identifies a game: game, options, setup, main-line moves and

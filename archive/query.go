@@ -178,7 +178,12 @@ type checkedQuery struct {
 	position         int64  // PositionHash, when hasPosition
 	hasPosition      bool
 	moves            []string // move tokens
-	limit, offset    int
+	// What the position index says, read by Archive.where before build:
+	// the games that reached position, and for each kind of game where
+	// the moves are legal, the games that began with them.
+	positionIDs   []int64
+	paths         []movePath
+	limit, offset int
 }
 
 // checkedTag is a tag filter with its value in the stored form: a whole

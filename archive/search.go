@@ -10,20 +10,70 @@ import (
 	"icepost/rules"
 )
 
-// where reads what q needs from the database (for a search by moves, the
-// kinds of game stored) and builds q's conditions on games g.
+// where reads what q needs from the database (the games the position
+// index finds for a position or for opening moves, and the kinds of game
+// stored for the moves) and builds q's conditions on games g.
 func (a *Archive) where(ctx context.Context, q Query) (*builder, error) {
 	c, err := check(q)
 	if err != nil {
 		return nil, err
 	}
-	var kinds []kind
-	if len(c.moves) > 0 {
-		if kinds, err = a.kinds(ctx, c.game); err != nil {
+	if c.hasPosition {
+		if c.positionIDs, err = gamesAt(ctx, a.db, uint64(c.position), -1); err != nil {
 			return nil, err
 		}
 	}
-	return build(c, kinds)
+	if len(c.moves) > 0 {
+		kinds, err := a.kinds(ctx, c.game)
+		if err != nil {
+			return nil, err
+		}
+		if c.paths, err = movePaths(c.moves, kinds); err != nil {
+			return nil, err
+		}
+		for i := range c.paths {
+			if c.paths[i].ids, err = a.beganWith(ctx, c.paths[i].hashes); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return build(c), nil
+}
+
+// beganWith returns the games that reached hashes[i] at ply i+1 for every
+// i, from the deepest position (the fewest games) back.
+func (a *Archive) beganWith(ctx context.Context, hashes []uint64) ([]int64, error) {
+	var ids []int64
+	for i := len(hashes) - 1; i >= 0; i-- {
+		at, err := gamesAt(ctx, a.db, hashes[i], i+1)
+		if err != nil {
+			return nil, err
+		}
+		if i == len(hashes)-1 {
+			ids = at
+		} else {
+			ids = intersect(ids, at)
+		}
+		if len(ids) == 0 {
+			break
+		}
+	}
+	return ids, nil
+}
+
+// intersect keeps the ids of a (sorted) that are in b (sorted).
+func intersect(a, b []int64) []int64 {
+	out := a[:0]
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // kinds lists the kinds of game stored from the usual start (of game,

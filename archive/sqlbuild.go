@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -45,20 +46,25 @@ type kind struct {
 }
 
 // buildQuery checks q and builds its conditions on games g, with kinds
-// the kinds of game stored (only a search by moves uses them).
+// the kinds of game stored (only a search by moves uses them) and the
+// index not read: position and move conditions select no games.
 func buildQuery(q Query, kinds []kind) (*builder, error) {
 	c, err := check(q)
 	if err != nil {
 		return nil, err
 	}
-	return build(c, kinds)
+	if len(c.moves) > 0 {
+		if c.paths, err = movePaths(c.moves, kinds); err != nil {
+			return nil, err
+		}
+	}
+	return build(c), nil
 }
 
 const playerIDs = `(SELECT player_id FROM player_aliases WHERE alias = ? UNION SELECT id FROM players WHERE key = ?)`
 
-// build turns c into conditions on games g. Its only error is moves
-// that are legal in none of the kinds.
-func build(c *checkedQuery, kinds []kind) (*builder, error) {
+// build turns c, with what the index found, into conditions on games g.
+func build(c *checkedQuery) *builder {
 	b := &builder{}
 	if c.game != nil {
 		b.add("g.game = ?", c.game.Name())
@@ -93,14 +99,25 @@ func build(c *checkedQuery, kinds []kind) (*builder, error) {
 		b.add("g.id IN (SELECT docid FROM game_text WHERE game_text MATCH ?)", c.text)
 	}
 	if c.hasPosition {
-		b.add("g.id IN (SELECT game_id FROM positions WHERE hash = ?)", c.position)
+		b.add("g.id IN (SELECT value FROM json_each(?))", idList(c.positionIDs))
 	}
 	if len(c.moves) > 0 {
-		if err := movesCond(b, c.moves, kinds); err != nil {
-			return nil, err
-		}
+		movesCond(b, c.paths)
 	}
-	return b, nil
+	return b
+}
+
+// idList is game ids as a JSON array, for json_each.
+func idList(ids []int64) string {
+	buf := make([]byte, 0, 8*len(ids)+2)
+	buf = append(buf, '[')
+	for i, id := range ids {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = strconv.AppendInt(buf, id, 10)
+	}
+	return string(append(buf, ']'))
 }
 
 // seatCond: the player (in a seat), the opponent in another seat, the
@@ -184,14 +201,20 @@ func ftsQuery(s string) (string, error) {
 	return strings.Join(words, " "), nil
 }
 
-// movesCond finds games that began with the moves: for every kind of game
-// stored where the moves are legal, the game must be of that kind and
-// have reached each position along them at its ply. When the moves are
-// legal in no kind, the error is the first kind's reason; with no kinds
-// at all, nothing matches.
-func movesCond(b *builder, toks []string, kinds []kind) error {
-	var alts []string
-	var altArgs []any
+// movePath is a search by moves in one kind of game: the positions
+// after each move, and the games the index found that reached each at
+// its ply.
+type movePath struct {
+	kind   kind
+	hashes []uint64 // after move 1, 2, ...
+	ids    []int64
+}
+
+// movePaths plays the moves in every kind of game stored where they are
+// legal. When they are legal in no kind, the error is the first kind's
+// reason; with no kinds at all, there are no paths and nothing matches.
+func movePaths(toks []string, kinds []kind) ([]movePath, error) {
+	var paths []movePath
 	var firstErr error
 	for _, k := range kinds {
 		g, ok := games.Lookup(k.game)
@@ -202,35 +225,43 @@ func movesCond(b *builder, toks []string, kinds []kind) error {
 		if err != nil {
 			continue
 		}
-		conds := []string{"g.game = ? AND g.seats = ? AND g.board = ? AND g.target = ? AND g.setup IS NULL"}
-		cargs := []any{k.game, k.seats, k.board, k.target}
+		p := movePath{kind: k}
 		for i, t := range toks {
 			next, _, err := rules.Play(s, t)
 			if err != nil {
 				if firstErr == nil {
 					firstErr = queryErr("moves: %s move %d: %v", k.game, i+1, err)
 				}
-				conds = nil
+				p.hashes = nil
 				break
 			}
 			s = next
-			conds = append(conds, "g.id IN (SELECT game_id FROM positions WHERE hash = ? AND ply = ?)")
-			cargs = append(cargs, PositionHash(s), i+1)
+			p.hashes = append(p.hashes, uint64(PositionHash(s)))
 		}
-		if conds != nil {
-			alts = append(alts, "("+strings.Join(conds, " AND ")+")")
-			altArgs = append(altArgs, cargs...)
+		if p.hashes != nil {
+			paths = append(paths, p)
 		}
+	}
+	if len(paths) == 0 && firstErr != nil {
+		return nil, firstErr
+	}
+	return paths, nil
+}
+
+// movesCond: the game is of a kind where the moves are legal, from the
+// usual start, and among the games the index found for that kind.
+func movesCond(b *builder, paths []movePath) {
+	var alts []string
+	var args []any
+	for _, p := range paths {
+		alts = append(alts, "(g.game = ? AND g.seats = ? AND g.board = ? AND g.target = ? AND g.setup IS NULL AND g.id IN (SELECT value FROM json_each(?)))")
+		args = append(args, p.kind.game, p.kind.seats, p.kind.board, p.kind.target, idList(p.ids))
 	}
 	if len(alts) == 0 {
-		if firstErr != nil {
-			return firstErr
-		}
 		b.add("0")
-		return nil
+		return
 	}
-	b.add("("+strings.Join(alts, " OR ")+")", altArgs...)
-	return nil
+	b.add("("+strings.Join(alts, " OR ")+")", args...)
 }
 
 // limitClause is the LIMIT and OFFSET of a query, or "".

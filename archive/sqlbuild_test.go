@@ -91,17 +91,16 @@ func TestBuildSQL(t *testing.T) {
 		{"text quoted", Query{Text: `Brilliant endg* NEAR "x" OR`}, nil,
 			" WHERE g.id IN (SELECT docid FROM game_text WHERE game_text MATCH ?)", []any{`"brilliant" "endg*" "near" "x" "or"`}},
 		{"position", Query{Position: "  " + after[0].Code()}, nil,
-			" WHERE g.id IN (SELECT game_id FROM positions WHERE hash = ?)", []any{PositionHash(after[0])}},
+			" WHERE g.id IN (SELECT value FROM json_each(?))", []any{"[]"}},
 		{"moves in the kinds where they are legal", Query{Moves: " L@c3   M@b2 "}, []kind{pike, sickle, {game: "Chess", seats: 2}},
 			" WHERE ((g.game = ? AND g.seats = ? AND g.board = ? AND g.target = ? AND g.setup IS NULL" +
-				" AND g.id IN (SELECT game_id FROM positions WHERE hash = ? AND ply = ?)" +
-				" AND g.id IN (SELECT game_id FROM positions WHERE hash = ? AND ply = ?)))",
-			[]any{sickle.game, sickle.seats, sickle.board, sickle.target, PositionHash(after[0]), 1, PositionHash(after[1]), 2}},
+				" AND g.id IN (SELECT value FROM json_each(?))))",
+			[]any{sickle.game, sickle.seats, sickle.board, sickle.target, "[]"}},
 		{"moves in two kinds", Query{Moves: "L@c3"}, []kind{sickle, sickle},
-			" WHERE ((g.game = ? AND g.seats = ? AND g.board = ? AND g.target = ? AND g.setup IS NULL AND g.id IN (SELECT game_id FROM positions WHERE hash = ? AND ply = ?))" +
-				" OR (g.game = ? AND g.seats = ? AND g.board = ? AND g.target = ? AND g.setup IS NULL AND g.id IN (SELECT game_id FROM positions WHERE hash = ? AND ply = ?)))",
-			[]any{sickle.game, sickle.seats, sickle.board, sickle.target, PositionHash(after[0]), 1,
-				sickle.game, sickle.seats, sickle.board, sickle.target, PositionHash(after[0]), 1}},
+			" WHERE ((g.game = ? AND g.seats = ? AND g.board = ? AND g.target = ? AND g.setup IS NULL AND g.id IN (SELECT value FROM json_each(?)))" +
+				" OR (g.game = ? AND g.seats = ? AND g.board = ? AND g.target = ? AND g.setup IS NULL AND g.id IN (SELECT value FROM json_each(?))))",
+			[]any{sickle.game, sickle.seats, sickle.board, sickle.target, "[]",
+				sickle.game, sickle.seats, sickle.board, sickle.target, "[]"}},
 		{"moves with no kinds stored", Query{Moves: "L@c3"}, nil, " WHERE 0", nil},
 		{"moves with only unknown kinds", Query{Moves: "L@c3"}, []kind{{game: "Chess", seats: 2}}, " WHERE 0", nil},
 		{"combined, in a fixed order", Query{Game: "IceSickle", Result: "undecided", Player: "ada", Since: "2020", Event: "open", Text: "x", Plies: &Range{1, -1}}, nil,

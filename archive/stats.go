@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"icepost/notation"
 	"icepost/rules"
 )
 
@@ -125,67 +124,105 @@ func (m NextMove) Score() float64 {
 }
 
 // Explore lists every move played from pos in the games q selects, most
-// played first: the opening explorer.
+// played first: the opening explorer. It reads the position index alone
+// (each entry holds the move played next and how the game went for the
+// mover); filters other than the game narrow the games counted through
+// one query for their ids.
 func (a *Archive) Explore(ctx context.Context, q Query, pos rules.State) ([]NextMove, error) {
 	q.Limit, q.Offset = 0, 0
-	b, err := a.where(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	mover := pos.ToMove()
-	cond := "p.hash = ?"
-	if w := b.and(); w != "" {
-		cond += " AND " + w
-	}
-	rows, err := a.db.QueryContext(ctx, `SELECT p.ply, g.winner, g.record FROM positions p JOIN games g ON g.id = p.game_id WHERE `+cond,
-		append([]any{PositionHash(pos)}, b.args...)...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	byMove := map[string]*NextMove{}
-	for rows.Next() {
-		var ply int
-		var winner sql.NullInt64
-		var packed []byte
-		if err := rows.Scan(&ply, &winner, &packed); err != nil {
-			return nil, err
-		}
-		text, err := unpackRecord(packed)
+	var allowed map[int64]bool
+	if len(q.Tags) == 0 && q.Player == "" && q.Opponent == "" && q.Seat == 0 && q.Result == "" &&
+		q.Since == "" && q.Until == "" && q.Event == "" && q.Plies == nil && q.Text == "" && q.Position == "" && q.Moves == "" {
+		// No filter, or the game alone: the position's hash names the game.
+		c, err := check(q)
 		if err != nil {
 			return nil, err
 		}
-		recs, errs := notation.Parse("", text)
-		if len(errs) > 0 || len(recs) != 1 {
-			return nil, fmt.Errorf("a stored record does not parse: %v", errs.Err())
+		if c.game != nil && c.game.Name() != pos.Game().Name() {
+			return []NextMove{}, nil
 		}
-		moves := recs[0].Main.Moves
-		if ply >= len(moves) {
-			continue // the game ended here
+	} else {
+		b, err := a.where(ctx, q)
+		if err != nil {
+			return nil, err
 		}
-		tok := moves[ply].Token
-		m := byMove[tok]
+		rows, err := a.db.QueryContext(ctx, `SELECT g.id FROM games g`+b.where(), b.args...)
+		if err != nil {
+			return nil, err
+		}
+		allowed = map[int64]bool{}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			allowed[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	byCode := map[uint32]*NextMove{}
+	err := lookup(ctx, a.db, uint64(PositionHash(pos)), func(e entry) {
+		if e.code>>2 == 0 {
+			return // the game ended here
+		}
+		if allowed != nil && !allowed[e.game] {
+			return
+		}
+		m := byCode[e.code>>2]
 		if m == nil {
-			m = &NextMove{Move: tok}
-			byMove[tok] = m
+			m = &NextMove{}
+			byCode[e.code>>2] = m
 		}
 		m.Games++
-		switch {
-		case !winner.Valid:
+		switch e.code & 3 {
+		case outcomeUndecided:
 			m.Undone++
-		case winner.Int64 == 0:
+		case outcomeDraw:
 			m.Draws++
-		case int(winner.Int64) == mover:
+		case outcomeWin:
 			m.Wins++
 		default:
 			m.Losses++
 		}
-	}
-	if err := rows.Err(); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
-	out := make([]NextMove, 0, len(byMove))
-	for _, m := range byMove {
+	out := make([]NextMove, 0, len(byCode))
+	tok := map[uint32]string{}
+	if len(byCode) > 0 {
+		ids := make([]int64, 0, len(byCode))
+		for id := range byCode {
+			ids = append(ids, int64(id))
+		}
+		rows, err := a.db.QueryContext(ctx, `SELECT id, token FROM move_tokens WHERE id IN (SELECT value FROM json_each(?))`, idList(ids))
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id uint32
+			var t string
+			if err := rows.Scan(&id, &t); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			tok[id] = t
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	for id, m := range byCode {
+		t, ok := tok[id]
+		if !ok {
+			return nil, fmt.Errorf("position index: move %d is not numbered", id)
+		}
+		m.Move = t
 		out = append(out, *m)
 	}
 	slices.SortFunc(out, func(x, y NextMove) int {

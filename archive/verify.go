@@ -4,37 +4,157 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 )
 
 // Verify replays every stored game under the current rules and calls bad
-// for each one that no longer validates. It returns how many games it
-// checked and how many failed.
+// for each one that no longer validates, then checks the position index
+// against the games (VerifyWith). It returns how many games it checked
+// and how many failed.
 func (a *Archive) Verify(ctx context.Context, bad func(id int64, err error)) (checked, failed int, err error) {
-	rows, err := a.db.QueryContext(ctx, `SELECT id, record FROM games ORDER BY id`)
+	return a.VerifyWith(ctx, VerifyOptions{Bad: bad})
+}
+
+// VerifyOptions tune VerifyWith.
+type VerifyOptions struct {
+	// Bad is called for each game that no longer validates or whose
+	// positions the index does not hold exactly (id 0: entries of no
+	// stored game).
+	Bad func(id int64, err error)
+	// Progress, when set, is called now and then with the games checked
+	// and the games stored.
+	Progress func(done, total int)
+}
+
+// ErrIndex: the position index does not match the games stored.
+var ErrIndex = errors.New("the position index does not match the games")
+
+// VerifyWith replays every stored game (on every core) and checks that
+// the position index holds exactly one entry per position of each stored
+// game and nothing else.
+func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, failed int, err error) {
+	var total int
+	var maxID int64
+	if err := a.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(id), 0) FROM games`).Scan(&total, &maxID); err != nil {
+		return 0, 0, err
+	}
+	// Entries per game in the index, by id.
+	counts := make([]int32, maxID+1)
+	stray := 0
+	rows, err := a.db.QueryContext(ctx, `SELECT data FROM pos_blocks`)
 	if err != nil {
 		return 0, 0, err
 	}
-	defer rows.Close()
 	for rows.Next() {
-		var id int64
-		var packed []byte
-		if err := rows.Scan(&id, &packed); err != nil {
-			return checked, failed, err
+		var data []byte
+		if err := rows.Scan(&data); err != nil {
+			rows.Close()
+			return 0, 0, err
 		}
-		checked++
-		text, err := unpackRecord(packed)
-		if err == nil {
-			_, err = replayText(fmt.Sprintf("game %d", id), text)
-		}
-		if err != nil {
-			failed++
-			if bad != nil {
-				bad(id, err)
-			}
+		if err := decodeBlock(data, func(e entry) bool {
+			switch {
+			case e.game > 0 && e.game <= maxID:
+				counts[e.game]++
+			case e.game <= 0:
+				stray++
+			} // a game stored since the count is not checked
+			return true
+		}); err != nil {
+			rows.Close()
+			return 0, 0, err
 		}
 	}
-	return checked, failed, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, 0, err
+	}
+
+	type job struct {
+		id     int64
+		plies  int
+		packed []byte
+		err    error
+	}
+	jobs := make(chan *job, 64)
+	results := make(chan *job, 64)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for j := range jobs {
+				text, err := unpackRecord(j.packed)
+				if err == nil {
+					_, err = replayText(fmt.Sprintf("game %d", j.id), text)
+				}
+				j.err = err
+				results <- j
+			}
+		})
+	}
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(jobs)
+		rows, err := a.db.QueryContext(ctx, `SELECT id, plies, record FROM games WHERE id <= ? ORDER BY id`, maxID)
+		if err != nil {
+			readErr <- err
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			j := &job{}
+			if err := rows.Scan(&j.id, &j.plies, &j.packed); err != nil {
+				readErr <- err
+				return
+			}
+			select {
+			case jobs <- j:
+			case <-ctx.Done():
+				readErr <- ctx.Err()
+				return
+			}
+		}
+		readErr <- rows.Err()
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	bad := func(id int64, err error) {
+		failed++
+		if opt.Bad != nil {
+			opt.Bad(id, err)
+		}
+	}
+	last := time.Now()
+	for j := range results {
+		checked++
+		if j.err != nil {
+			bad(j.id, j.err)
+		} else if n := counts[j.id]; int(n) != j.plies+1 {
+			bad(j.id, fmt.Errorf("%w: %d positions indexed for a game of %d", ErrIndex, n, j.plies+1))
+		}
+		counts[j.id] = -1 // seen
+		if opt.Progress != nil && time.Since(last) > 100*time.Millisecond {
+			last = time.Now()
+			opt.Progress(checked, total)
+		}
+	}
+	if err := <-readErr; err != nil {
+		return checked, failed, err
+	}
+	for _, n := range counts {
+		if n > 0 {
+			stray += int(n)
+		}
+	}
+	if stray > 0 {
+		bad(0, fmt.Errorf("%w: %d entries of games not stored", ErrIndex, stray))
+	}
+	if opt.Progress != nil {
+		opt.Progress(checked, total)
+	}
+	return checked, failed, nil
 }
 
 // Quarantined is a record that did not replay.
@@ -82,7 +202,7 @@ func (a *Archive) RetryQuarantine(ctx context.Context) (ImportStats, error) {
 		return st, err
 	}
 	defer tx.Rollback()
-	ins, err := newInserter(ctx, tx)
+	ins, err := newInserter(ctx, tx, nil)
 	if err != nil {
 		return st, err
 	}
@@ -116,6 +236,9 @@ func (a *Archive) RetryQuarantine(ctx context.Context) (ImportStats, error) {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM quarantine WHERE id = ?`, q.ID); err != nil {
 			return st, err
 		}
+	}
+	if err := ins.flush(ctx, maxLevel); err != nil {
+		return st, err
 	}
 	return st, tx.Commit()
 }

@@ -29,7 +29,12 @@ func CheckFunc(file string, src []byte, fn func(*Game)) ErrorList {
 // of the time. fn is called from those goroutines, in no particular order,
 // one call at a time. The errors come back in input order.
 func CheckParallel(file string, src []byte, workers int, fn func(*Game)) ErrorList {
-	recs, errs := Parse(file, src)
+	return checkAt(file, src, 1, workers, fn)
+}
+
+// checkAt is CheckParallel on a piece of a file that starts at line.
+func checkAt(file string, src []byte, line, workers int, fn func(*Game)) ErrorList {
+	recs, errs := parseAt(file, src, line)
 	replayErrs := make([]*Error, len(recs))
 	var mu sync.Mutex
 	replay := func(i int) {

@@ -14,7 +14,13 @@ const maxDepth = 200
 // (those with errors are left out) and the syntax errors found, in order.
 // file names the input in error messages.
 func Parse(file string, src []byte) ([]*Record, ErrorList) {
+	return parseAt(file, src, 1)
+}
+
+// parseAt is Parse on a piece of a file that starts at line.
+func parseAt(file string, src []byte, line int) ([]*Record, ErrorList) {
 	p := &parser{s: newScanner(file, string(src)), file: file}
+	p.s.line = line
 	p.next()
 	var recs []*Record
 	for p.tok.kind != tEOF {

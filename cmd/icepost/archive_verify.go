@@ -1,10 +1,12 @@
 // icepost archive verify: replay every stored game under the current
-// rules.
+// rules and check the position index against the games, with a progress
+// bar on a terminal.
 
 package main
 
 import (
 	"fmt"
+	"time"
 
 	"icepost/archive"
 )
@@ -14,9 +16,25 @@ func archiveVerify(e *env, a *archive.Archive, args []string) int {
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	checked, failed, err := a.Verify(e.ctx, func(id int64, err error) {
+	var bar *progressBar
+	opt := archive.VerifyOptions{Bad: func(id int64, err error) {
+		if bar != nil {
+			bar.clear()
+		}
+		if id == 0 {
+			fmt.Fprintf(e.stderr, "%v\n", err)
+			return
+		}
 		fmt.Fprintf(e.stderr, "game %d no longer validates: %v\n", id, err)
-	})
+	}}
+	if isTerminal(e.stderr) {
+		bar = &progressBar{w: e.stderr, name: "verify", unit: "games", start: time.Now()}
+		opt.Progress = bar.count
+	}
+	checked, failed, err := a.VerifyWith(e.ctx, opt)
+	if bar != nil {
+		bar.clear()
+	}
 	if err != nil {
 		return archiveFail(e, "verify", err)
 	}

@@ -6,6 +6,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -24,6 +25,16 @@ func readInput(e *env, file string) ([]byte, string, error) {
 	}
 	src, err := os.ReadFile(file)
 	return src, file, err
+}
+
+// openInput opens a file, or standard input for "-", to be read as a
+// stream, and returns the name to use in messages.
+func openInput(e *env, file string) (io.ReadCloser, string, error) {
+	if file == "-" {
+		return io.NopCloser(e.stdin), "<stdin>", nil
+	}
+	f, err := os.Open(file)
+	return f, file, err
 }
 
 // readRecords reads and checks one file ("-" is standard input).

@@ -25,9 +25,12 @@ func cmdValidate(e *env, args []string) int {
 	// small (one file's records): collecting less often saves a third of
 	// the CPU time for some more memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// ... but no more than this, which streaming (notation.CheckStream)
+	// leaves room for whatever the size of the input.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(40 << 20))
 	code, valid, invalid := exitOK, 0, 0
 	for _, file := range fs.Args() {
-		src, name, err := readInput(e, file)
+		r, name, err := openInput(e, file)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost validate: %v\n", err)
 			code = exitUsage
@@ -35,8 +38,13 @@ func cmdValidate(e *env, args []string) int {
 			continue
 		}
 		// Count valid games without keeping them, replaying records on
-		// every core.
-		errs := notation.CheckParallel(name, src, runtime.GOMAXPROCS(0), func(*notation.Game) { valid++ })
+		// every core, reading the file a window of records at a time.
+		errs, err := notation.CheckStream(name, r, runtime.GOMAXPROCS(0), func(*notation.Game) { valid++ })
+		r.Close()
+		if err != nil {
+			fmt.Fprintf(e.stderr, "icepost validate: %v\n", err)
+			code = exitUsage
+		}
 		printErrors(e, errs)
 		invalid += len(errs)
 		if len(errs) > 0 && code == exitOK {

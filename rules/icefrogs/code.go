@@ -2,6 +2,7 @@ package icefrogs
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"icepost/rules"
@@ -30,7 +31,12 @@ func (p *Position) height(c uint8) int {
 func (p Position) Code() string {
 	g := p.geo()
 	var b strings.Builder
-	fmt.Fprintf(&b, "IceFrogs %s %d ", g.name, p.seats)
+	b.Grow(160) // one allocation: the archive codes every position it stores
+	b.WriteString("IceFrogs ")
+	b.WriteString(g.name)
+	b.WriteByte(' ')
+	b.WriteString(strconv.Itoa(int(p.seats)))
+	b.WriteByte(' ')
 	for r := range g.rows {
 		if r > 0 {
 			b.WriteByte('/')

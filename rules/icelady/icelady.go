@@ -242,6 +242,7 @@ func (p Position) Scores() []int { return nil }
 // Code returns the position code (see the package comment).
 func (p Position) Code() string {
 	var b strings.Builder
+	b.Grow(128) // one allocation: the archive codes every position it stores
 	b.WriteString("IceLady ")
 	for r := 7; r >= 0; r-- {
 		run := 0

@@ -436,6 +436,7 @@ func (p Position) Board(viewer int) string {
 // Code returns the position code (see the package comment).
 func (p Position) Code() string {
 	var b strings.Builder
+	b.Grow(96) // one allocation: the archive codes every position it stores
 	b.WriteString("IceSickle ")
 	for r := size - 1; r >= 0; r-- {
 		for f := 0; f < size; f++ {

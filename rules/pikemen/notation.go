@@ -187,6 +187,7 @@ func (p *Position) checked(tok string, m rules.Move) (rules.Move, error) {
 // Code returns the position code (see the package comment).
 func (p Position) Code() string {
 	var b strings.Builder
+	b.Grow(192) // one allocation: the archive codes every position it stores
 	b.WriteString("Pikemen ")
 	b.WriteString(strconv.Itoa(int(p.seats)))
 	b.WriteByte(' ')

@@ -1,0 +1,101 @@
+package archive
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Blocks give back what was packed, whatever the spread of the values.
+func TestBlockRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 7, 300} {
+		for _, k := range []uint8{0, 5, 40, 63} {
+			es := make([]entry, n)
+			for i := range es {
+				es[i] = entry{hash: rng.Uint64(), game: rng.Int64N(1 << 40), ply: rng.Uint32N(1000), code: rng.Uint32()}
+				if i > 0 && rng.IntN(4) == 0 {
+					es[i].hash = es[i-1].hash // repeated positions
+				}
+			}
+			slices.SortFunc(es, entryCmp)
+			b := encodeBlock(nil, es, k)
+			var got []entry
+			if err := decodeBlock(b, func(e entry) bool { got = append(got, e); return true }); err != nil {
+				t.Fatalf("n %d k %d: %v", n, k, err)
+			}
+			if !slices.Equal(got, es) {
+				t.Fatalf("n %d k %d: round trip differs", n, k)
+			}
+			if blockRice(b) != k {
+				t.Fatalf("blockRice %d, want %d", blockRice(b), k)
+			}
+			// Cut short, a block is an error, not a panic.
+			for cut := 0; cut < len(b); cut += 1 + len(b)/13 {
+				decodeBlock(b[:cut], func(entry) bool { return true })
+			}
+		}
+	}
+}
+
+// Many small imports make many runs, which are merged; every search
+// still finds exactly the games, and Verify agrees with the index.
+func TestIndexRunsMerge(t *testing.T) {
+	a, _ := openTemp(t)
+	ctx := context.Background()
+	var gs []testGame
+	for i := range 20 {
+		gs = append(gs, makeGame(t, uint64(100+i), 0, []string{"A", "B"}, "", "", nil, ""))
+	}
+	for _, g := range gs {
+		if _, err := a.Import(ctx, strings.NewReader(g.text), "x.rec", ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var runs, maxRunEntries int
+	a.DB().QueryRow(`SELECT count(*), max(entries) FROM pos_runs`).Scan(&runs, &maxRunEntries)
+	if runs >= 20 {
+		t.Errorf("%d runs after 20 imports: none merged", runs)
+	}
+	for i, g := range gs {
+		for _, ply := range []int{0, 1, len(g.states) / 2, len(g.states) - 1} {
+			want := 0
+			for _, h := range gs {
+				for _, s := range h.states {
+					if s.Code() == g.states[ply].Code() {
+						want++
+						break
+					}
+				}
+			}
+			n, err := a.Count(ctx, Query{Position: g.states[ply].Code()})
+			if err != nil || n != want {
+				t.Errorf("game %d ply %d: %d games, want %d (%v)", i, ply, n, want, err)
+			}
+		}
+	}
+	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("game %d: %v", id, err) }); c != 20 || f != 0 || err != nil {
+		t.Errorf("verify %d %d %v", c, f, err)
+	}
+	// The explorer from the start counts every game once.
+	moves, err := a.Explore(ctx, Query{}, gs[0].states[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, m := range moves {
+		total += m.Games
+	}
+	if total != 20 {
+		t.Errorf("explorer: %d games, want 20", total)
+	}
+	// A damaged index is reported.
+	if _, err := a.DB().Exec(`DELETE FROM pos_blocks WHERE id = (SELECT max(id) FROM pos_blocks)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, f, _ := a.Verify(ctx, nil); f == 0 {
+		t.Error("verify found nothing wrong with a block missing")
+	}
+}
