@@ -36,7 +36,10 @@ var orderBy = map[Order]string{
 	ShortestFirst: "g.plies, g.id",
 }
 
-// SearchOrdered is Search with the games in order o.
+// SearchOrdered is Search with the games in order o. It picks the ids
+// first and reads the summaries of those only: with an order that needs
+// a sort, SQLite would otherwise work out every selected game's players
+// before sorting (100 ms for 25,000 games instead of 4).
 func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summary, error) {
 	by, ok := orderBy[o]
 	if !ok {
@@ -47,21 +50,61 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 		return nil, err
 	}
 	lim, largs := limitClause(q.Limit, q.Offset)
-	text := "SELECT " + summaryCols + " FROM games g" + b.where() + " ORDER BY " + by + lim
-	rows, err := a.db.QueryContext(ctx, text, joinArgs(b.args, largs)...)
+	rows, err := a.db.QueryContext(ctx, "SELECT g.id FROM games g"+b.where()+" ORDER BY "+by+lim, joinArgs(b.args, largs)...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	defer rows.Close()
-	var out []Summary
+	var ids []int64
 	for rows.Next() {
-		s, err := scanSummary(rows)
-		if err != nil {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		out = append(out, s)
+		ids = append(ids, id)
 	}
-	return out, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]Summary, 0, len(ids))
+	at := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	// Read in chunks, within SQLite's limit on bound parameters.
+	const chunk = 500
+	byID := make([]Summary, len(ids))
+	for from := 0; from < len(ids); from += chunk {
+		part := ids[from:min(from+chunk, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		marks := strings.TrimSuffix(strings.Repeat("?,", len(part)), ",")
+		rows, err := a.db.QueryContext(ctx, "SELECT "+summaryCols+" FROM games g WHERE g.id IN ("+marks+")", args...)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		for rows.Next() {
+			s, err := scanSummary(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			byID[at[s.ID]] = s
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	for i, s := range byID {
+		if s.ID == ids[i] {
+			out = append(out, s) // a game deleted in between is left out
+		}
+	}
+	return out, nil
 }
 
 // Results counts games by how they ended for one player.

@@ -152,6 +152,20 @@ func TestPlayerAndPlayers(t *testing.T) {
 	if err != nil || len(ss) != 2 || ss[0].ID != 4 {
 		t.Errorf("newest first: %v %+v", err, ss)
 	}
+	for _, o := range []Order{LongestFirst, ShortestFirst, DateNewest, DateOldest, OldestFirst} {
+		ss, err := a.SearchOrdered(ctx, Query{}, o)
+		if err != nil || len(ss) != 4 {
+			t.Fatalf("order %d: %v, %d games", o, err, len(ss))
+		}
+		for i := 1; i < len(ss); i++ {
+			p, c := ss[i-1], ss[i]
+			bad := o == LongestFirst && p.Plies < c.Plies || o == ShortestFirst && p.Plies > c.Plies ||
+				o == DateNewest && p.Date < c.Date || o == DateOldest && p.Date > c.Date || o == OldestFirst && p.ID > c.ID
+			if bad {
+				t.Errorf("order %d: %+v before %+v", o, p, c)
+			}
+		}
+	}
 	if _, err := a.SearchOrdered(ctx, Query{}, Order(99)); err == nil {
 		t.Error("an unknown order should be an error")
 	}
