@@ -195,7 +195,7 @@ func BenchmarkGamePage(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	benchPage(b, func(int) string {
 		id := 1 + rng.IntN(bench.n)
-		return "/game/" + strconv.Itoa(id) + "?ply=" + strconv.Itoa(rng.IntN(20))
+		return "/game/" + strconv.Itoa(id) + "?ply=" + strconv.Itoa(rng.IntN(6))
 	})
 }
 

@@ -30,6 +30,7 @@ type gameView struct {
 	Tags      []notation.Tag
 	Result    string
 	Main      lineView
+	Moves     template.HTML // Main, written out
 	Ply       int
 	Plies     int
 	Board     template.HTML
@@ -137,6 +138,9 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 		v.Tags = append(v.Tags, t)
 	}
 	v.Main = mainLine(rec.Main, at, ply)
+	var mb strings.Builder
+	v.Main.write(&mb)
+	v.Moves = template.HTML(mb.String())
 	var prev rules.State
 	var last rules.Move
 	if ply > 0 {
@@ -257,6 +261,56 @@ func variation(l *notation.Line) lineView {
 		lv.Moves = append(lv.Moves, moveItem(m, &last))
 	}
 	return lv
+}
+
+// write writes the line as the move list shows it: each main-line move
+// a link to its ply (data-ply for the script), the current one marked,
+// comments, annotations and variations in brackets. It is written here
+// rather than by a template because a long game's list is most of its
+// page's work: this is several times faster than a recursive template.
+func (l lineView) write(b *strings.Builder) {
+	esc := template.HTMLEscapeString
+	comment := func(c string) {
+		b.WriteString(` <span class="comment">`)
+		b.WriteString(esc(c))
+		b.WriteString(`</span>`)
+	}
+	for _, m := range l.Moves {
+		for _, c := range m.Before {
+			comment(c)
+		}
+		if m.Number != "" {
+			b.WriteString(` <span class="num">` + esc(m.Number) + `</span>`)
+		}
+		b.WriteString(" ")
+		if m.Href != "" {
+			b.WriteString(`<a class="mv`)
+			if m.Current {
+				b.WriteString(` cur`)
+			}
+			b.WriteString(`" href="` + esc(m.Href) + `" data-ply="` + strconv.Itoa(m.Ply) + `"`)
+			if m.Current {
+				b.WriteString(` aria-current="step"`)
+			}
+			b.WriteString(`>` + esc(m.Token) + `</a>`)
+		} else {
+			b.WriteString(`<span class="mv">` + esc(m.Token) + `</span>`)
+		}
+		if m.NAGs != "" {
+			b.WriteString(`<span class="nag">` + esc(m.NAGs) + `</span>`)
+		}
+		for _, c := range m.After {
+			comment(c)
+		}
+		for _, v := range m.Variations {
+			b.WriteString(` <span class="var">(`)
+			v.write(b)
+			b.WriteString(` )</span>`)
+		}
+	}
+	for _, c := range l.Comments {
+		comment(c)
+	}
 }
 
 // seatTag reports whether a tag names a seat's player (Player1..).
