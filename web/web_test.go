@@ -52,7 +52,7 @@ func TestPages(t *testing.T) {
 		{"/player/ada%20LOVELACE", []string{"<h1>Ada Lovelace</h1>"}},
 		{"/ratings", []string{"Glicko-2", "IceSickle", "Pikemen"}},
 		{"/ratings?game=pikemen", []string{"<h2>Pikemen</h2>"}},
-		{"/live", []string{"2 games in progress", `href="/live/1"`, `href="/live/2"`, "3 days", "ada", "bob", "cy"}},
+		{"/live", []string{"2 games in progress", `href="/live/1"`, `href="/live/2"`, " days", " left", "ada", "bob", "cy"}},
 		{"/live/1", []string{"IceSickle by mail #1", "to move", "left"}},
 	}
 	for _, tc := range tests {
@@ -232,6 +232,17 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1000", 12345: "12\u202f345", 1234567: "1\u202f234\u202f567"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q", n, got)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		72 * time.Hour: "3 days", 71*time.Hour + 59*time.Minute: "2 days 23 hours", 90 * time.Minute: "1 hour",
+		5 * time.Minute: "5 minutes", 10 * time.Second: "1 minute", 0: "no time left",
+	} {
+		if got := duration(d); got != want {
+			t.Errorf("duration(%v) = %q, want %q", d, got, want)
 		}
 	}
 }
