@@ -69,7 +69,8 @@ type Config struct {
 	// cores Go may use (GOMAXPROCS).
 	Workers int
 	// Cutoff is how many plies a playout plays before the position is
-	// judged by its scores; default 100.
+	// judged by its scores; default 30 in games with scores, 100 in the
+	// others (docs/engine.md says why).
 	Cutoff int
 }
 
@@ -97,15 +98,12 @@ func New(cfg Config) (*Player, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
-	if cfg.Cutoff <= 0 {
-		cfg.Cutoff = 100
-	}
 	p := &Player{cfg: cfg}
 	for w := range cfg.Workers {
 		p.trees = append(p.trees, &tree{
-			rng:      rand.New(rand.NewPCG(cfg.Seed, uint64(w)+1)),
-			maxNodes: cfg.MaxNodes,
-			cutoff:   cfg.Cutoff,
+			rng:       rand.New(rand.NewPCG(cfg.Seed, uint64(w)+1)),
+			maxNodes:  cfg.MaxNodes,
+			cfgCutoff: cfg.Cutoff,
 		})
 	}
 	return p, nil
@@ -117,6 +115,11 @@ type Choice struct {
 	// Win is the chance the search gives the seat to move of winning
 	// after the move, from 0 to 1 (a draw counts as a share).
 	Win float64
+	// Values is each seat's expected result in the position searched
+	// (index 0 is seat 1), from 0 to 1: the mean of this search's
+	// playouts, all trees. A seat's estimate whether or not it is to
+	// move: what a bot asks before it answers a draw offer.
+	Values []float64
 	// Playouts is the number of iterations of this search (all trees).
 	Playouts int
 	// Nodes is the number of nodes in the trees after it.
@@ -154,8 +157,11 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 	// the first.
 	visits := make([]float64, len(legal))
 	reward := make([]float64, len(legal))
-	c := Choice{}
+	c := Choice{Values: make([]float64, s.Options().Seats)}
 	for _, t := range p.trees {
+		for i, v := range t.rootSum {
+			c.Values[i] += v
+		}
 		c.Playouts += t.ran
 		c.Nodes += t.nodes
 		c.Stopped = c.Stopped || t.ran < want
@@ -180,6 +186,9 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 			best = i
 		}
 	}
+	for i := range c.Values {
+		c.Values[i] /= float64(max(c.Playouts, 1))
+	}
 	c.Move = legal[best]
 	if visits[best] > 0 {
 		c.Win = reward[best] / visits[best]
@@ -192,15 +201,17 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 
 // tree is one worker's search tree.
 type tree struct {
-	root     *node
-	rng      *rand.Rand
-	maxNodes int
-	cutoff   int
-	nodes    int // nodes in the tree
-	ran      int // iterations of the last search
+	root      *node
+	rng       *rand.Rand
+	maxNodes  int
+	cfgCutoff int // Config.Cutoff
+	cutoff    int // this search's
+	nodes     int // nodes in the tree
+	ran       int // iterations of the last search
 
-	buf    []rules.Move // scratch for playouts
-	reward []float64    // scratch: a playout's result, per seat
+	buf     []rules.Move // scratch for playouts
+	reward  []float64    // scratch: a playout's result, per seat
+	rootSum []float64    // the sum of reward over the last search's playouts
 }
 
 // node is a position in the tree.
@@ -284,6 +295,16 @@ func (t *tree) search(ctx context.Context, want int) {
 	if len(t.reward) != seats {
 		t.reward = make([]float64, seats)
 	}
+	t.rootSum = make([]float64, seats)
+	t.cutoff = t.cfgCutoff
+	if t.cutoff <= 0 {
+		// A cut playout is judged by the scores; without scores there is
+		// nothing to judge it by, so it goes on longer.
+		t.cutoff = 100
+		if t.root.state.Scores() != nil {
+			t.cutoff = 30
+		}
+	}
 	for t.ran < want {
 		if t.ran%16 == 0 && ctx.Err() != nil {
 			return
@@ -316,6 +337,9 @@ func (t *tree) iterate() {
 	}
 	// Simulation and backpropagation.
 	t.playout(n.state)
+	for i, r := range t.reward {
+		t.rootSum[i] += r
+	}
 	for ; n != nil; n = n.parent {
 		n.visits++
 		if n.mover > 0 {

@@ -56,6 +56,13 @@ func TestLegal(t *testing.T) {
 				if c.Win < 0 || c.Win > 1 || c.Playouts == 0 {
 					t.Errorf("%s/%d: win %v after %d playouts", g.Name(), seats, c.Win, c.Playouts)
 				}
+				sum := 0.0
+				for _, v := range c.Values {
+					sum += v
+				}
+				if len(c.Values) != seats || sum < 0.999 || sum > 1.001 {
+					t.Errorf("%s/%d: values %v do not share 1 among the seats", g.Name(), seats, c.Values)
+				}
 				s, _ = s.Play(c.Move)
 			}
 		}
@@ -151,5 +158,19 @@ func TestMatch(t *testing.T) {
 	}
 	if ts[0].Wins < 7 {
 		t.Errorf("bot:2 won %d of 10 against random at Counting", ts[0].Wins)
+	}
+}
+
+// TestAcceptsDraw: the engine accepts a draw only when it thinks it is
+// losing.
+func TestAcceptsDraw(t *testing.T) {
+	for _, c := range []struct {
+		value float64
+		seats int
+		want  bool
+	}{{0.5, 2, false}, {0.4, 2, false}, {0.3, 2, true}, {0.25, 3, false}, {0.1, 3, true}, {0.2, 4, false}, {0.05, 4, true}} {
+		if got := engine.AcceptsDraw(c.value, c.seats); got != c.want {
+			t.Errorf("AcceptsDraw(%v, %d) = %v", c.value, c.seats, got)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"time"
 
 	"icepost/rules"
 )
@@ -90,6 +91,35 @@ type Tally struct {
 	Points float64
 	// sq is the sum of the squares of the results, for the interval.
 	sq float64
+	// Moves is the number of moves the player chose, Think the time they
+	// took in all, and MaxThink the longest.
+	Moves    int
+	Think    time.Duration
+	MaxThink time.Duration
+}
+
+// PerMove is the mean time the player took for a move.
+func (t Tally) PerMove() time.Duration {
+	if t.Moves == 0 {
+		return 0
+	}
+	return t.Think / time.Duration(t.Moves)
+}
+
+// timed is a Mover that counts its moves and their time in a Tally.
+type timed struct {
+	Mover
+	t *Tally
+}
+
+func (m timed) Move(ctx context.Context, s rules.State) (Choice, error) {
+	start := time.Now()
+	c, err := m.Mover.Move(ctx, s)
+	d := time.Since(start)
+	m.t.Moves++
+	m.t.Think += d
+	m.t.MaxThink = max(m.t.MaxThink, d)
+	return c, err
 }
 
 // Games returns the number of games counted.
@@ -155,7 +185,7 @@ func Match(ctx context.Context, start rules.State, players []Spec, n int, seed u
 			if err != nil {
 				return nil, err
 			}
-			movers[seat-1] = m
+			movers[seat-1] = timed{m, &tallies[j]}
 		}
 		moves, final, err := PlayGame(ctx, start, movers, maxPlies)
 		if err != nil {

@@ -222,12 +222,18 @@ func (h *handling) undo(tok *replyToken) error {
 		return err
 	}
 	lastSeat := g.play.States[g.ply()-1].ToMove()
+	back := 1 // moves to take back
+	if n := g.botUndo(seatNo); n > 0 {
+		// Against bots alone, whose answers come at once: the asker's
+		// last move and the bots' answers to it.
+		back, lastSeat = n, seatNo
+	}
 	last := g.seats[lastSeat-1].name
-	lastMove := g.play.Token(g.ply())
+	lastMove := g.play.Token(g.ply() - back + 1)
 	if asks == 0 && seatNo != lastSeat {
 		return &userError{msg: fmt.Sprintf("only %s, who played the last move (%s), may ask to take it back.", last, lastMove), game: g, seat: seatNo}
 	}
-	asks |= 1 << (seatNo - 1)
+	asks |= 1<<(seatNo-1) | g.botMask() // bots agree to every request
 	if asks != 1<<len(g.seats)-1 {
 		if _, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_games SET undo_requests = ? WHERE id = ?`, asks, g.id); err != nil {
 			return err
@@ -245,8 +251,10 @@ func (h *handling) undo(tok *replyToken) error {
 		h.sendBoards(g, news)
 		return nil
 	}
-	if err := g.play.Undo(); err != nil {
-		return err
+	for range back {
+		if err := g.play.Undo(); err != nil {
+			return err
+		}
 	}
 	// Conditional moves were given for the position before the undo; the
 	// same position may come back, but they no longer stand.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"icepost/engine"
 	"icepost/notation"
 	"icepost/rules"
 	"icepost/rules/games"
@@ -318,6 +319,14 @@ func (h *handling) move(tok *replyToken, moveTok, comment string) error {
 		}
 		return &userError{msg: msg, game: g, seat: seatNo}
 	}
+	return h.played(g, seatNo, s, m, comment)
+}
+
+// played does what follows a move, whoever made it (a player or a bot):
+// offers dropped, conditional moves answered, the end of the game, the
+// game saved and every board sent. s is the position the move was played
+// in.
+func (h *handling) played(g *game, seatNo int, s rules.State, m rules.Move, comment string) error {
 	g.drawOffers = 0
 	mover := g.seats[seatNo-1].name
 	news := fmt.Sprintf("%s played %s (move %d).", mover, s.FormatMove(m), g.ply())
@@ -475,10 +484,24 @@ func (h *handling) challenge(args []string) error {
 	var opts rules.Options
 	random := false
 	days := h.s.Deadlines.DaysPerMove
-	addrs := []string{strings.ToLower(h.msg.From)}
+	// The seats in order: addresses, and "" for a bot. The challenger
+	// takes seat 1, unless they name themselves among the seats.
+	challenger := strings.ToLower(h.msg.From)
+	var addrs []string
+	level := 0
 	for _, a := range args[1:] {
+		if strings.EqualFold(a, botWord) {
+			addrs = append(addrs, "")
+			continue
+		}
 		if name, value, ok := strings.Cut(a, "="); ok {
 			switch strings.ToLower(name) {
+			case "level":
+				n, err := parseLevel(value)
+				if err != nil {
+					return err
+				}
+				level = n
 			case "seats":
 				if value != "random" {
 					return userErrorf(nil, "seats=random shuffles the seats; otherwise the seats follow the order of the addresses, the challenger first.")
@@ -506,12 +529,21 @@ func (h *handling) challenge(args []string) error {
 			return userErrorf(nil, "%s is named twice: each player has one seat.", lower)
 		}
 		if strings.EqualFold(lower, h.s.Address) {
-			return userErrorf(nil, "I cannot play: name the other players' addresses.")
+			return userErrorf(nil, "to have me play a seat, write the word bot for it (bot level=N for a level from 1 to %d), not my address.", engine.MaxLevel)
 		}
 		addrs = append(addrs, lower)
 	}
+	if !slices.Contains(addrs, challenger) {
+		addrs = append([]string{challenger}, addrs...)
+	}
 	if len(addrs) < 2 {
-		return userErrorf(nil, "name at least one opponent's address.")
+		return userErrorf(nil, "name at least one opponent: an address, or bot to play me.")
+	}
+	if level > 0 && !slices.Contains(addrs, "") {
+		return userErrorf(nil, "level=%d is the level of a bot, and this challenge names none: write bot for the seat I should play, like: challenge %s bot level=%d", level, strings.ToLower(rg.Name()), level)
+	}
+	if level == 0 {
+		level = h.s.Bots.level()
 	}
 	opts.Seats = len(addrs)
 	start, err := rg.Start(opts)
@@ -530,7 +562,11 @@ func (h *handling) challenge(args []string) error {
 		{Name: "Date", Value: notation.FormatDate(h.now.UTC())},
 	}
 	for i, a := range addrs {
-		tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(i+1), Value: nameOf(a) + " <" + a + ">"})
+		player := nameOf(a) + " <" + a + ">"
+		if a == "" {
+			player = botName(level)
+		}
+		tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(i+1), Value: player})
 	}
 	if days > 0 {
 		tags = append(tags, notation.Tag{Name: "TimeControl", Value: timeControlTag(days)})
@@ -546,9 +582,15 @@ func (h *handling) challenge(args []string) error {
 		return err
 	}
 	for i, a := range addrs {
-		accepted := a == strings.ToLower(h.msg.From)
-		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_seats (game_id, seat, address, name, accepted) VALUES (?, ?, ?, ?, ?)`,
-			id, i+1, a, nameOf(a), accepted); err != nil {
+		accepted := a == challenger
+		name, bot := nameOf(a), 0
+		if a == "" {
+			// A bot's seat: the server's address, which is never written
+			// to, and a name that says its level. It accepts at once.
+			a, name, bot, accepted = strings.ToLower(h.s.Address), botName(level), level, true
+		}
+		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_seats (game_id, seat, address, name, accepted, bot_level) VALUES (?, ?, ?, ?, ?, ?)`,
+			id, i+1, a, name, accepted, bot); err != nil {
 			return err
 		}
 	}
@@ -556,7 +598,16 @@ func (h *handling) challenge(args []string) error {
 	if err != nil {
 		return err
 	}
-	challenger := nameOf(h.msg.From)
+	if g.allAccepted() {
+		// The challenger against bots only: the game begins now.
+		g.status = statusActive
+		if err := h.saveGame(g); err != nil {
+			return err
+		}
+		h.sendBoards(g, "The game begins.")
+		return nil
+	}
+	challengerName := nameOf(h.msg.From)
 	for i, st := range g.seats {
 		seatNo := i + 1
 		var text string
@@ -564,7 +615,7 @@ func (h *handling) challenge(args []string) error {
 			text = fmt.Sprintf("Your challenge is sent: %s.\nThe game starts when every player has accepted; you will get the first board then.\n", g.title())
 		} else {
 			text = fmt.Sprintf("%s challenges you to a game of %s by mail: %s.\nYou would play seat %d.\n\nReply \"accept\" to play, or \"decline\".\n\n%s",
-				challenger, rg.Name(), g.title(), seatNo, rg.Info().Summary)
+				challengerName, rg.Name(), g.title(), seatNo, rg.Info().Summary)
 		}
 		m := h.threadMail(g, seatNo, replyToken{kind: 'i', game: g.id, seat: seatNo})
 		m.Text = text

@@ -29,6 +29,7 @@ type Config struct {
 	SecretEnv    string    `toml:"secret_env"`    // variable holding the token secret
 	SecretFile   string    `toml:"secret_file"`   // or a file holding it
 	Deadlines    Deadlines `toml:"deadlines"`     // time controls, vacations, digests
+	Bots         Bots      `toml:"bots"`          // the computer opponent
 	IMAP         struct {
 		Addr           string `toml:"addr"`
 		TLS            string `toml:"tls"` // tls, starttls, or none (loopback only)
@@ -86,6 +87,9 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	if c.IMAP.Addr == "" || c.SMTP.Addr == "" {
 		return nil, fmt.Errorf("%s: [imap] addr and [smtp] addr are required", path)
+	}
+	if err := c.Bots.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := c.Deadlines.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

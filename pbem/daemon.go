@@ -46,6 +46,7 @@ type Daemon struct {
 	TickEvery time.Duration
 
 	wake       chan struct{}
+	botWake    chan struct{}
 	lastTick   time.Time
 	dryRunSeen map[uint32]bool
 }
@@ -54,11 +55,19 @@ type Daemon struct {
 // stop: the mail in hand is finished first.
 func (d *Daemon) Run(ctx context.Context) error {
 	d.wake = make(chan struct{}, 1)
+	d.botWake = make(chan struct{}, 1)
 	log := d.Server.log()
 	sendDone := make(chan struct{})
 	go func() {
 		defer close(sendDone)
 		d.sendLoop(ctx)
+	}()
+	// The bots think in a loop of their own (bot.go), so that no search
+	// holds up the inbox.
+	botDone := make(chan struct{})
+	go func() {
+		defer close(botDone)
+		d.botLoop(ctx)
 	}()
 	if err := d.Server.Resume(ctx); err != nil {
 		log.Warn("resuming the clocks", "err", err)
@@ -94,6 +103,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}
 	}
 	<-sendDone
+	<-botDone
 	return nil
 }
 
@@ -186,6 +196,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 	}
 	if n > 0 {
 		d.poke()
+		d.wakeBots()
 	}
 	return n, nil
 }

@@ -23,6 +23,9 @@ const (
 type seat struct {
 	address, name string
 	accepted      bool
+	// bot is the level of the computer opponent that plays this seat, 0
+	// for a person (see bot.go).
+	bot int
 }
 
 // game is a game by mail as stored, with its record replayed.
@@ -51,13 +54,13 @@ func (h *handling) loadGame(id int64) (*game, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := h.tx.QueryContext(h.ctx, `SELECT address, name, accepted FROM pbem_seats WHERE game_id = ? ORDER BY seat`, id)
+	rows, err := h.tx.QueryContext(h.ctx, `SELECT address, name, accepted, bot_level FROM pbem_seats WHERE game_id = ? ORDER BY seat`, id)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		var st seat
-		if err := rows.Scan(&st.address, &st.name, &st.accepted); err != nil {
+		if err := rows.Scan(&st.address, &st.name, &st.accepted, &st.bot); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -100,10 +103,11 @@ func (g *game) gameName() string { return g.play.Rules.Name() }
 // record is the game's record now.
 func (g *game) record() *notation.Record { return g.play.Record }
 
-// seatOf returns the seat (1-based) of an address, or 0.
+// seatOf returns the seat (1-based) of an address, or 0. A bot's seat
+// belongs to no address: no mail acts for it.
 func (g *game) seatOf(addr string) int {
 	for i, st := range g.seats {
-		if strings.EqualFold(st.address, addr) {
+		if st.bot == 0 && strings.EqualFold(st.address, addr) {
 			return i + 1
 		}
 	}
@@ -129,9 +133,11 @@ func (h *handling) saveGame(g *game) error {
 		}
 	}
 	text := g.play.Record.String()
-	_, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_games SET status = ?, record = ?, ply = ?, draw_offers = ?, updated_at = ? WHERE id = ?`,
-		g.status, text, g.ply(), g.drawOffers, h.now.Unix(), g.id)
-	return err
+	if _, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_games SET status = ?, record = ?, ply = ?, draw_offers = ?, updated_at = ? WHERE id = ?`,
+		g.status, text, g.ply(), g.drawOffers, h.now.Unix(), g.id); err != nil {
+		return err
+	}
+	return h.queueBot(g)
 }
 
 // end ends the game other than by the rules (resignation, agreement, time

@@ -29,6 +29,8 @@ func TestScenarios(t *testing.T) {
 		{"EncodedMail", scenarioEncodedMail},
 		{"DryRun", scenarioDryRun},
 		{"GamesList", scenarioGamesList},
+		{"BotGame", scenarioBotGame},
+		{"BotCrashBetweenCommitAndSend", scenarioBotCrashBetweenCommitAndSend},
 	}
 	backends := []struct {
 		name string

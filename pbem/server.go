@@ -48,6 +48,8 @@ type Server struct {
 	DryRun bool
 	// Deadlines: time controls, vacations and digests (see clock.go).
 	Deadlines Deadlines
+	// Bots: how the computer opponent searches (see bot.go).
+	Bots Bots
 }
 
 // Disposition says where a handled mail goes.
@@ -348,8 +350,12 @@ type handling struct {
 	condsChanged []condChange
 }
 
-// send queues a mail.
+// send queues a mail. Mail to the server's own address is dropped: that
+// is the address of a bot's seat, which reads no mail.
 func (h *handling) send(m *outMail) {
+	if strings.EqualFold(m.To, h.s.Address) {
+		return
+	}
 	m.From = h.s.Address
 	m.FromName = h.s.Name
 	if m.FromName == "" {

@@ -182,7 +182,9 @@ your mail, one a line; for a game, reply to its latest mail.
   conditions clear           drop your conditional moves
   games                      your games, and whose turn it is
   challenge GAME [option=value ...] ADDRESS ...
-                             start a game with the players named; the games:
+                             start a game with the players named (write bot
+                             instead of an address for a seat I play, and
+                             level=1 to 5 for its strength); the games:
 ` + wrapHelp(strings.Join(games.Names(), ", ")+"; options:") +
 		wrapHelp(strings.Join(challengeOptions(), ", ")) + `  accept, decline            answer a challenge
   observe NUMBER             follow someone else's game

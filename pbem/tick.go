@@ -270,4 +270,5 @@ func (d *Daemon) tick(ctx context.Context) {
 	if err := d.Server.Tick(ctx); err != nil && ctx.Err() == nil {
 		d.Server.log().Warn("tick", "err", err)
 	}
+	d.wakeBots()
 }

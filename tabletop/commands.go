@@ -20,7 +20,10 @@ func (s *Session) help() {
   undo           take back the last move (or the resignation or draw)
   comment TEXT   attach a comment to the last move
   resign [SEAT]  a seat resigns (by number or name)
-  draw           the players agree a draw
+  draw           the players agree a draw (against the engine: offer one;
+                 it accepts only when it thinks it is losing)
+  hint           the engine's suggestion for the player to move, with its
+                 chance to win
   save           write the record now (it is written after every move anyway)
   quit           write the record and stop; an unfinished game is kept with result *
   help           this text

@@ -63,6 +63,7 @@ func (s *Session) open() {
 	}
 	s.save()
 	s.showCurrent()
+	s.playComputer() // the engine may have the first move
 }
 
 // Finish writes the record and ends the session, saying where the record

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"icepost/atomicfile"
+	"icepost/engine"
 	"icepost/notation"
 	"icepost/rules"
 )
@@ -60,6 +61,12 @@ type Config struct {
 	// record's own. The record is written to Path, which need not be free:
 	// it is usually the file the game was read from.
 	Resume *notation.Game
+	// Engine is the computer opponent's configuration, for hint and for
+	// the seats in Computer; its zero Level means HintLevel.
+	Engine engine.Config
+	// Computer lists the seats the engine plays (icepost play): whenever
+	// one of them is to move, the session plays its move.
+	Computer []int
 }
 
 // Session is one game being recorded.
@@ -77,6 +84,9 @@ type Session struct {
 	saved   error           // the last save's error
 	refused int             // moves the rules refused
 	buf     [256]rules.Move // scratch for move generation
+
+	runCtx context.Context        // Run's, for the engine's searches
+	bots   map[int]*engine.Player // the engine's players, by seat
 }
 
 type question struct {
@@ -121,6 +131,16 @@ func New(cfg Config, out io.Writer) (*Session, error) {
 		}
 		tags = append(tags, t)
 	}
+	for _, k := range cfg.Computer {
+		if k < 1 || k > seats {
+			return nil, fmt.Errorf("seat %d: %s is played here by %d, seats 1 to %d", k, cfg.Game.Name(), seats, seats)
+		}
+	}
+	if cfg.Engine.Level != 0 {
+		if _, err := engine.New(cfg.Engine); err != nil {
+			return nil, err
+		}
+	}
 	if r := cfg.Resume; r != nil {
 		for _, t := range tags {
 			r.Record.SetTag(t.Name, t.Value)
@@ -155,6 +175,7 @@ func (s *Session) Begin() {
 	} else {
 		s.printf("Recording %s for %d players. Type each move as it is played; type help for the commands.\n", s.cfg.Game.Name(), s.seats)
 	}
+	s.printf("%s", s.describeComputer())
 	today := notation.FormatDate(s.cfg.Now())
 	defaults := []struct{ name, prompt, def string }{{"Event", "Event", DefaultEvent}, {"Date", "Date", today}}
 	for k := 1; k <= s.seats; k++ {
@@ -290,6 +311,7 @@ func (s *Session) Line(line string) {
 	if !s.opened {
 		return
 	}
+	defer s.playComputer() // the engine's seats answer
 	line = strings.TrimSpace(line)
 	if line == "" {
 		if s.game.Over() {
@@ -304,6 +326,9 @@ func (s *Session) Line(line string) {
 		s.help()
 	case "undo":
 		s.undo()
+		s.undoComputer()
+	case "hint":
+		s.hint()
 	case "moves":
 		s.listMoves()
 	case "show", "board":
@@ -313,7 +338,11 @@ func (s *Session) Line(line string) {
 	case "resign":
 		s.resign(rest)
 	case "draw":
-		s.draw()
+		if len(s.cfg.Computer) > 0 {
+			s.offerDraw()
+		} else {
+			s.draw()
+		}
 	case "save":
 		if s.save() == nil {
 			s.printf("Saved to %s.\n", s.path)
@@ -341,6 +370,7 @@ type LineReader interface {
 // told. It returns the error of the last write of the record, if that
 // failed.
 func (s *Session) Run(ctx context.Context, lr LineReader) error {
+	s.runCtx = ctx
 	s.Begin()
 	type result struct {
 		line string

@@ -25,6 +25,7 @@ func cmdMatch(e *env, args []string) int {
 	out := fs.String("o", "", "write the records of the games to this file")
 	moveTime := fs.Duration("move-time", 5*time.Second, "the most a computer player may think about one move")
 	maxPlies := fs.Int("max-plies", 1000, "a game not over after this many plies is a draw (result *)")
+	workers := fs.Int("workers", 0, "the cores each computer player searches on (default all)")
 	opts := optionFlags(fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
@@ -61,7 +62,7 @@ func cmdMatch(e *env, args []string) int {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	tallies, err := engine.Match(ctx, start, players, *n, *seed, engine.Config{MoveTime: *moveTime}, *maxPlies,
+	tallies, err := engine.Match(ctx, start, players, *n, *seed, engine.Config{MoveTime: *moveTime, Workers: *workers}, *maxPlies,
 		func(gameNo int, seatOf []int, moves []rules.Move, final rules.State) error {
 			tags := []notation.Tag{{Name: "Event", Value: "icepost match"}, {Name: "Round", Value: strconv.Itoa(gameNo + 1)}}
 			for j, sp := range players {
@@ -83,9 +84,10 @@ func cmdMatch(e *env, args []string) int {
 		return exitInvalid
 	}
 	fmt.Fprintf(e.stdout, "%s, %d seats, %d games\n", g.Name(), seats, *n)
-	fmt.Fprintf(e.stdout, "%-10s %5s %5s %6s  %s\n", "player", "wins", "draws", "losses", "score (95% interval)")
+	fmt.Fprintf(e.stdout, "%-10s %5s %5s %6s  %-20s  %s\n", "player", "wins", "draws", "losses", "score (95% interval)", "s/move (mean, max)")
 	for _, t := range tallies {
-		fmt.Fprintf(e.stdout, "%-10s %5d %5d %6d  %.2f ± %.2f\n", t.Player, t.Wins, t.Draws, t.Losses, t.Score(), t.Interval())
+		fmt.Fprintf(e.stdout, "%-10s %5d %5d %6d  %.2f ± %.2f           %.3f %.3f\n", t.Player, t.Wins, t.Draws, t.Losses, t.Score(), t.Interval(),
+			t.PerMove().Seconds(), t.MaxThink.Seconds())
 	}
 	if *out != "" {
 		if err := atomicfile.Write(*out, records); err != nil {

@@ -41,7 +41,7 @@ func operator(e *env, name string, args []string) int {
 			fmt.Fprintf(e.stderr, "icepost %s: %v\n", name, err)
 			return exitUsage
 		}
-		path, srv.Address, srv.Name, srv.Deadlines = cfg.Database, cfg.Address, cfg.Name, cfg.Deadlines
+		path, srv.Address, srv.Name, srv.Deadlines, srv.Bots = cfg.Database, cfg.Address, cfg.Name, cfg.Deadlines, cfg.Bots
 		if srv.Secret, err = cfg.Secret(); err != nil {
 			fmt.Fprintf(e.stderr, "icepost %s: %v\n", name, err)
 			return exitUsage

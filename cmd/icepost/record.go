@@ -95,8 +95,14 @@ func cmdRecord(e *env, args []string) int {
 		tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(i+1), Value: p})
 	}
 
+	return runTable(e, "record", tabletop.Config{Game: g, Options: opts(), Tags: tags, Path: *out, Resume: resumed})
+}
+
+// runTable runs a session at the table (record, play) on the terminal,
+// with line editing, or on a pipe, and maps its end to an exit code.
+func runTable(e *env, name string, cfg tabletop.Config) int {
 	stdin, isTerm := terminal(e.stdin)
-	cfg := tabletop.Config{Game: g, Options: opts(), Tags: tags, Ask: isTerm, Path: *out, Resume: resumed}
+	cfg.Ask = isTerm
 	w := e.stdout
 	var lr tabletop.LineReader
 	if isTerm {
@@ -115,7 +121,7 @@ func cmdRecord(e *env, args []string) int {
 	}
 	s, err := tabletop.New(cfg, w)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "icepost record: %v\n", err)
+		fmt.Fprintf(e.stderr, "icepost %s: %v\n", name, err)
 		return exitUsage
 	}
 	if lr == nil {
@@ -126,12 +132,12 @@ func cmdRecord(e *env, args []string) int {
 		lr = tabletop.Lines(e.stdin, prompts)
 	}
 	if err := s.Run(e.ctx, lr); err != nil {
-		fmt.Fprintf(e.stderr, "icepost record: %v\n", err)
+		fmt.Fprintf(e.stderr, "icepost %s: %v\n", name, err)
 		return exitInvalid
 	}
 	if n := s.Refused(); n > 0 && !isTerm {
 		// A script piping moves must notice that some were not recorded.
-		fmt.Fprintf(e.stderr, "icepost record: %s refused by the rules and not recorded\n", countOf(n, "move was", "moves were"))
+		fmt.Fprintf(e.stderr, "icepost %s: %s refused by the rules and not recorded\n", name, countOf(n, "move was", "moves were"))
 		return exitInvalid
 	}
 	return exitOK

@@ -11,7 +11,7 @@ import (
 //	move TOKEN | TOKEN           a move, in the syntax of any game the Grammar knows
 //	board | history | resign | draw | games | help | accept | decline | undo
 //	observe GAMEID
-//	challenge GAME [name=value ...] ADDRESS ...
+//	challenge GAME [name=value ...] SEAT ...   each SEAT an address or the word bot
 //	vacation DAYS | vacation off
 //	digest on | digest off
 //	if TOKEN then TOKEN [if TOKEN then TOKEN]...   conditional moves: if they play A, I play B
@@ -141,6 +141,14 @@ func parseChallenge(args []string, g Grammar) (string, bool) {
 	game := strings.ToLower(name)
 	var opts, addrs []string
 	for _, a := range args[1:] {
+		if strings.EqualFold(a, "bot") {
+			// A seat the server plays (its level is the option level=N).
+			if len(addrs) == maxChallengees {
+				return "", false
+			}
+			addrs = append(addrs, "bot")
+			continue
+		}
 		if eq := strings.IndexByte(a, '='); eq > 0 && !strings.Contains(a, "@") {
 			name, val := strings.ToLower(a[:eq]), a[eq+1:]
 			if !isWord(name) || !isWord(val) || len(opts) == maxOptions {

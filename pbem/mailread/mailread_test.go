@@ -183,6 +183,9 @@ func TestParseCommand(t *testing.T) {
 			"challenge pikemen seats=3 target=15 bob@example.org carol@example.org"},
 		{"challenge ice-lady <bob@example.org>, carol@example.org", "challenge icelady bob@example.org carol@example.org"},
 		{"CHALLENGE IceFrogs bob@example.org", "challenge icefrogs bob@example.org"},
+		{"challenge pikemen bot", "challenge pikemen bot"},
+		{"challenge Pikemen Bot level=3", "challenge pikemen level=3 bot"},
+		{"challenge pikemen seats=3 bob@example.org BOT", "challenge pikemen seats=3 bob@example.org bot"},
 		{"vacation 14", "vacation 14"}, {"vacation 007", "vacation 7"}, {"Vacation OFF", "vacation off"},
 		{"digest on", "digest on"}, {"digest OFF", "digest off"},
 		// Conditional moves and previews

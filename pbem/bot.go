@@ -1,0 +1,400 @@
+package pbem
+
+// The computer opponent by mail: a seat the server plays itself. A
+// challenge names it with the word bot (and level=N); the seat has the
+// server's own address, to which nothing is ever sent, and a name that
+// says its level.
+//
+// The bot never thinks inside the handling of a mail. The transaction that
+// makes a bot's turn come (a move, the start of the game, an undo, a draw
+// offer) queues a job in pbem_bot_jobs, keyed by the game and its ply;
+// the daemon's bot loop takes the due jobs oldest first, searches each
+// position outside any transaction (within Bots.MoveTime), and then, in
+// one transaction, checks that the game still stands at that ply, plays
+// the move through the same path as a player's (played), queues the
+// boards and deletes the job. A crash before that commit leaves the job to
+// be done again; after it, the move and its boards are in, and the job is
+// gone: nothing is lost or played twice.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"icepost/engine"
+	"icepost/pbem/mailerr"
+)
+
+// botWord is the word of a challenge that names a seat the server plays.
+const botWord = "bot"
+
+// Bots are the operator's settings for the computer opponent: the [bots]
+// table of the configuration file. The zero value is level 2 by default,
+// five seconds a move, all cores.
+type Bots struct {
+	// Level is the level of a bot a challenge names without level=N:
+	// 1 (a beginner) to engine.MaxLevel; default 2.
+	Level int `toml:"level"`
+	// MoveTime bounds one search: a move or the answer to a draw offer;
+	// default 5s.
+	MoveTime Duration `toml:"move_time"`
+	// Workers is the number of cores one search uses; default all.
+	Workers int `toml:"workers"`
+}
+
+func (b Bots) level() int {
+	if b.Level < 1 || b.Level > engine.MaxLevel {
+		return 2
+	}
+	return b.Level
+}
+
+func (b Bots) moveTime() time.Duration {
+	if b.MoveTime.Duration <= 0 {
+		return 5 * time.Second
+	}
+	return b.MoveTime.Duration
+}
+
+// Check reports settings that cannot work.
+func (b Bots) Check() error {
+	if b.Level < 0 || b.Level > engine.MaxLevel {
+		return fmt.Errorf("bots: level is from 1 to %d (0 for the default, 2)", engine.MaxLevel)
+	}
+	if b.MoveTime.Duration < 0 || b.Workers < 0 {
+		return fmt.Errorf("bots: move_time and workers cannot be negative")
+	}
+	return nil
+}
+
+// botName is the player name of a bot's seat.
+func botName(level int) string { return engine.Name(level) }
+
+// parseLevel reads a challenge's level=N.
+func parseLevel(value string) (int, error) {
+	n, err := strconv.Atoi(value)
+	if err != nil || n < 1 || n > engine.MaxLevel {
+		return 0, userErrorf(nil, "level=%s: a bot's level is a whole number from 1 (a beginner) to %d (the strongest).", value, engine.MaxLevel)
+	}
+	return n, nil
+}
+
+// allAccepted says every seat has accepted the challenge.
+func (g *game) allAccepted() bool {
+	for _, st := range g.seats {
+		if !st.accepted {
+			return false
+		}
+	}
+	return true
+}
+
+// botMask has bit i-1 set for each bot seat i.
+func (g *game) botMask() int {
+	mask := 0
+	for i, st := range g.seats {
+		if st.bot > 0 {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
+// botDue says a bot has something to do in g: its move, or an answer to
+// a draw offer.
+func (g *game) botDue() bool {
+	if g.status != statusActive {
+		return false
+	}
+	if g.seats[g.state().ToMove()-1].bot > 0 {
+		return true
+	}
+	return g.drawOffers != 0 && g.botMask()&^g.drawOffers != 0
+}
+
+// queueBot queues the bot's job when a bot has something to do in g as
+// saved; saveGame calls it, so every change that gives a bot the turn
+// queues it in the same transaction.
+func (h *handling) queueBot(g *game) error {
+	if !g.botDue() {
+		return nil
+	}
+	_, err := h.tx.ExecContext(h.ctx, `INSERT OR IGNORE INTO pbem_bot_jobs (game_id, ply, created_at, next_try_at) VALUES (?, ?, ?, ?)`,
+		g.id, g.ply(), h.now.Unix(), h.now.Unix())
+	return err
+}
+
+// botUndo is the number of moves a request to undo from seat takes back
+// in a game where seat is the only person and bots answered its last
+// move: that move and the bots' since (the bots agree at once). 0 when
+// this is not such a case.
+func (g *game) botUndo(seat int) int {
+	if g.botMask() != (1<<len(g.seats)-1)&^(1<<(seat-1)) {
+		return 0
+	}
+	k := g.ply()
+	for k > 0 && g.seats[g.play.States[k-1].ToMove()-1].bot > 0 {
+		k--
+	}
+	if k == g.ply() || k == 0 {
+		return 0
+	}
+	return g.ply() - k + 1
+}
+
+// botJob is a row of pbem_bot_jobs.
+type botJob struct {
+	game  int64
+	ply   int
+	tries int
+}
+
+// RunBots does the bots' work that is due, oldest first, one search each,
+// and returns how many jobs it finished. It returns an error when a job
+// could not be done for a reason that may pass (the database busy, ctx
+// ended); a job that fails for another reason is tried again later, less
+// and less often, and logged at Error level.
+func (s *Server) RunBots(ctx context.Context) (int, error) {
+	if s.DryRun {
+		return 0, nil
+	}
+	rows, err := s.DB.QueryContext(ctx, `SELECT game_id, ply, tries FROM pbem_bot_jobs WHERE next_try_at <= ? ORDER BY created_at, game_id, ply LIMIT 100`, s.now().Unix())
+	if err != nil {
+		return 0, err
+	}
+	var jobs []botJob
+	for rows.Next() {
+		var j botJob
+		if err := rows.Scan(&j.game, &j.ply, &j.tries); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		jobs = append(jobs, j)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		err := s.runBotJob(ctx, j)
+		if err == nil {
+			n++
+			continue
+		}
+		if ctx.Err() != nil || mailerr.IsTemporary(err) {
+			return n, err
+		}
+		s.log().Error("a bot's move failed: it is tried again later", "game", j.game, "ply", j.ply, "tries", j.tries+1, "err", err)
+		delay := time.Minute << min(j.tries, 10)
+		if _, err := s.DB.ExecContext(ctx, `UPDATE pbem_bot_jobs SET tries = tries + 1, next_try_at = ?, last_error = ? WHERE game_id = ? AND ply = ?`,
+			s.now().Add(delay).Unix(), truncate(err.Error(), 500), j.game, j.ply); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// runBotJob does one job: a search, then its result in one transaction.
+func (s *Server) runBotJob(ctx context.Context, j botJob) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &panicError{value: p, stack: debug.Stack()}
+		}
+	}()
+	// The position, read in a transaction that writes nothing.
+	g, err := s.readGame(ctx, j.game)
+	if err != nil && !errors.Is(err, errNoGame) {
+		return err
+	}
+	if g == nil || g.ply() != j.ply || !g.botDue() {
+		return s.dropBotJob(ctx, j) // the game went on, or ended, since
+	}
+	mover := g.state().ToMove()
+	level := g.seats[mover-1].bot
+	if level == 0 {
+		level = g.seats[firstBit(g.botMask()&^g.drawOffers)].bot
+	}
+	p, err := engine.New(engine.Config{Level: level, Seed: uint64(g.id)*1_000_003 + uint64(g.ply()),
+		MoveTime: s.Bots.moveTime(), Workers: s.Bots.Workers})
+	if err != nil {
+		return err
+	}
+	c, err := p.Move(ctx, g.state())
+	if err != nil {
+		return err
+	}
+
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("pbem: begin: %w", err)
+	}
+	defer tx.Rollback()
+	h := s.newHandling(ctx, tx)
+	now, err := h.loadGame(j.game)
+	if err != nil {
+		return err
+	}
+	if now.ply() != g.ply() || now.status != g.status || now.drawOffers != g.drawOffers {
+		// A player acted while the bot thought: its result is for a
+		// position that is gone. The job is done again (or dropped as
+		// stale) on the next turn of the loop.
+		return nil
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM pbem_bot_jobs WHERE game_id = ? AND ply = ?`, j.game, j.ply)
+	if err != nil {
+		return err
+	}
+	if k, err := res.RowsAffected(); err != nil || k != 1 {
+		return err // done by another process meanwhile
+	}
+	what, err := h.botAct(now, c)
+	if err != nil {
+		return err
+	}
+	if err := h.flush(); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("pbem: commit: %w", err)
+	}
+	s.log().Info("bot", "game", g.id, "ply", g.ply(), "did", what, "playouts", c.Playouts, "win", fmt.Sprintf("%.2f", c.Win))
+	return nil
+}
+
+// botAct applies a search's result to g, inside the job's transaction:
+// the answer to a draw offer, then the move when it is a bot's turn.
+func (h *handling) botAct(g *game, c engine.Choice) (string, error) {
+	var did []string
+	if pending := g.botMask() &^ g.drawOffers; g.drawOffers != 0 && pending != 0 {
+		accept := true
+		for i := range g.seats {
+			if pending&(1<<i) != 0 && !engine.AcceptsDraw(c.Values[i], len(g.seats)) {
+				accept = false
+			}
+		}
+		name := g.seats[firstBit(pending)].name
+		switch {
+		case accept && g.drawOffers|pending == 1<<len(g.seats)-1:
+			if err := g.endWith("agreement", 0, ""); err != nil {
+				return "", err
+			}
+			if err := h.archive(g); err != nil {
+				return "", err
+			}
+			if err := h.saveGame(g); err != nil {
+				return "", err
+			}
+			h.sendBoards(g, fmt.Sprintf("%s accepted the draw.\n\n%s", name, g.endText()))
+			return "accepted the draw", nil
+		case accept:
+			g.drawOffers |= pending
+			did = append(did, "accepts the draw offer")
+			if g.seats[g.state().ToMove()-1].bot == 0 {
+				if err := h.saveGame(g); err != nil {
+					return "", err
+				}
+				h.sendBoards(g, fmt.Sprintf("%s agrees to a draw. Waiting for the others.", name))
+				return strings.Join(did, "; "), nil
+			}
+		default:
+			did = append(did, "declines the draw offer")
+			if g.seats[g.state().ToMove()-1].bot == 0 {
+				g.drawOffers = 0
+				if err := h.saveGame(g); err != nil {
+					return "", err
+				}
+				h.sendBoards(g, fmt.Sprintf("%s declines the draw: it does not think it is losing. Play on.", name))
+				return strings.Join(did, "; "), nil
+			}
+		}
+	}
+	mover := g.state().ToMove()
+	if g.seats[mover-1].bot == 0 {
+		return strings.Join(did, "; "), nil
+	}
+	s := g.state()
+	if err := g.play.Play(c.Move, ""); err != nil {
+		return "", fmt.Errorf("the bot chose %s, which did not play: %w", s.FormatMove(c.Move), err)
+	}
+	if err := h.played(g, mover, s, c.Move, ""); err != nil {
+		return "", err
+	}
+	return strings.Join(append(did, "played "+s.FormatMove(c.Move)), "; "), nil
+}
+
+// firstBit is the index of the lowest bit set in mask.
+func firstBit(mask int) int {
+	for i := 0; ; i++ {
+		if mask&(1<<i) != 0 {
+			return i
+		}
+	}
+}
+
+// readGame loads a game in a transaction that writes nothing.
+func (s *Server) readGame(ctx context.Context, id int64) (*game, error) {
+	tx, err := s.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("pbem: begin: %w", err)
+	}
+	defer tx.Rollback()
+	return s.newHandling(ctx, tx).loadGame(id)
+}
+
+func (s *Server) dropBotJob(ctx context.Context, j botJob) error {
+	_, err := s.DB.ExecContext(ctx, `DELETE FROM pbem_bot_jobs WHERE game_id = ? AND ply = ?`, j.game, j.ply)
+	return err
+}
+
+// botLoop runs the bots' jobs until ctx ends: when a mail or a tick may
+// have queued one (wakeBots), and every poll otherwise.
+func (d *Daemon) botLoop(ctx context.Context) {
+	log := d.Server.log()
+	backoff := time.Second
+	for ctx.Err() == nil {
+		n, err := d.Server.RunBots(ctx)
+		if n > 0 {
+			d.poke()
+		}
+		wait := time.Minute
+		if d.Poll > 0 {
+			wait = d.Poll
+		}
+		if err != nil && ctx.Err() == nil {
+			log.Warn("bots", "err", err, "retry_in", backoff)
+			wait, backoff = backoff, min(backoff*2, 5*time.Minute)
+		} else {
+			backoff = time.Second
+			if n > 0 {
+				continue // more may be due
+			}
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-d.botWake:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// wakeBots tells the bot loop that a job may have been queued.
+func (d *Daemon) wakeBots() {
+	if d.botWake == nil {
+		return
+	}
+	select {
+	case d.botWake <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,69 @@
+package tabletop_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"icepost/engine"
+	"icepost/notation"
+	"icepost/rules"
+	"icepost/rules/games"
+	"icepost/tabletop"
+)
+
+// quick is the engine as tests use it: level 1, one core, seeded.
+var quick = engine.Config{Level: 1, Seed: 7, Workers: 1, MoveTime: 2 * time.Second}
+
+// TestHint: hint names a legal move and a chance, and records nothing.
+func TestHint(t *testing.T) {
+	g, _ := games.Lookup("icesickle")
+	r := newRig(t, tabletop.Config{Game: g, Engine: quick,
+		Tags: []notation.Tag{{Name: "Player1", Value: "Ada"}, {Name: "Player2", Value: "Bob"}}})
+	out := r.line("hint")
+	if !strings.Contains(out, "Hint for Ada (seat 1): ") || !strings.Contains(out, "% chance to win") {
+		t.Fatalf("hint says:\n%s", out)
+	}
+	tok := strings.Fields(strings.SplitN(out, ": ", 2)[1])[0]
+	st, _ := g.Start(rules.Options{})
+	if _, err := st.ParseMove(tok); err != nil {
+		t.Errorf("the hint %q is not a legal move: %v", tok, err)
+	}
+	if len(r.s.Moves()) != 0 {
+		t.Errorf("hint recorded moves: %v", r.s.Moves())
+	}
+}
+
+// TestPlayAgainstEngine: the engine plays seat 1 at once, answers every
+// move of the person's, declines a draw it is not losing, takes its own
+// move back with the person's on undo, and the record names it.
+func TestPlayAgainstEngine(t *testing.T) {
+	for _, g := range games.All() {
+		t.Run(g.Name(), func(t *testing.T) {
+			r := newRig(t, tabletop.Config{Game: g, Engine: quick, Computer: []int{1},
+				Tags: []notation.Tag{{Name: "Player1", Value: engine.Name(1)}, {Name: "Player2", Value: "Ada"}}})
+			if n := len(r.s.Moves()); n != 1 {
+				t.Fatalf("the engine, seat 1, played %d moves at the start", n)
+			}
+			for k := 0; k < 3 && r.s.Record().Result == "*"; k++ {
+				st := r.file().Final()
+				ms := st.Moves(nil)
+				out := r.line(st.FormatMove(ms[(k*5)%len(ms)]))
+				if r.file().Final().ToMove() != 2 && !r.file().Over() {
+					t.Fatalf("after Ada's move the engine did not answer:\n%s", out)
+				}
+			}
+			n := len(r.s.Moves())
+			if out := r.line("undo"); len(r.s.Moves()) != n-2 {
+				t.Fatalf("undo left %d of %d moves:\n%s", len(r.s.Moves()), n, out)
+			}
+			if out := r.line("draw"); !strings.Contains(out, "declines the draw") && !strings.Contains(out, "Game over") {
+				t.Errorf("draw says:\n%s", out)
+			}
+			r.line("quit")
+			if v, _ := r.file().Record.Tag("Player1"); v != "icepost bot level 1" {
+				t.Errorf("Player1 %q", v)
+			}
+		})
+	}
+}
