@@ -56,8 +56,11 @@ func init() {
 				{name: "quarantine", args: "[retry]", summary: "list the records that did not replay, or retry them under the current rules", run: onArchive(archiveQuarantine)},
 				{name: "alias", args: "NAME SPELLING...", summary: "merge other spellings of a player's name into NAME", run: onArchive(archiveAlias)},
 				{name: "stats", args: "[filters] [-players N] [-format table|json] | -explore [-position CODE] -game G", summary: "seat wins, lengths and player results, or the moves played from a position", run: onArchive(archiveStats)},
+				{name: "ratings", args: "[-game G] [-limit N] [-format table|json]", summary: "Glicko-2 ratings per game from the decided games (aliases count as one player)", run: onArchive(archiveRatings)},
 				{name: "verify", args: "", summary: "replay every stored game under the current rules", run: onArchive(archiveVerify)},
 			}},
+		{name: "web", args: "[-addr 127.0.0.1:8080] [-db FILE] [-mail-db FILE] [-q]", summary: "the read-only web site: search, games move by move, the explorer, players and ratings, games by mail",
+			doc: "Serve the web site over the archive (-db) and, with -mail-db, over the mail daemon's games in progress. It only reads; it listens on loopback unless -addr says otherwise.", run: cmdWeb},
 		{name: "games", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the operator's view of the games by mail", run: cmdGames, subcommands: []command{
 			{name: "list", args: "", summary: "every game: status, players, whose turn, time left", run: onServer(gamesList)},
 			{name: "show", args: "ID", summary: "a game's record and board", run: onServer(gamesShow)},
@@ -65,7 +68,7 @@ func init() {
 			{name: "adjudicate", args: "ID RESULT", summary: "end a game with the result given (1-0, 0-1, 1/2-1/2, 1-0-0 ...) and archive it (Termination \"abandoned\")", run: onServer(gamesAdjudicate)},
 		}},
 		{name: "players", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the players by mail; block or unblock an address", run: cmdPlayers, subcommands: []command{
-			{name: "list", args: "", summary: "every player: active games, vacation days left, digest, blocked", run: onServer(playersList)},
+			{name: "list", args: "", summary: "every player: active games, vacation days left, digest, blocked, ratings", run: onServer(playersList)},
 			{name: "block", args: "ADDRESS", summary: "ignore an address's mail: no replies, no challenges, no moves", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, true) })},
 			{name: "unblock", args: "ADDRESS", summary: "answer an address again", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, false) })},
 		}},

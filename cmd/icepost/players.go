@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"icepost/archive"
 	"icepost/pbem"
 )
 
@@ -21,8 +22,12 @@ func playersList(e *env, srv *pbem.Server, args []string) int {
 	if err != nil {
 		return failed(e, "players list", err)
 	}
+	ratings, err := mailRatings(e, srv)
+	if err != nil {
+		return failed(e, "players list", err)
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ADDRESS\tGAMES\tVACATION LEFT\tDIGEST\tBLOCKED")
+	fmt.Fprintln(tw, "ADDRESS\tGAMES\tVACATION LEFT\tDIGEST\tBLOCKED\tRATINGS")
 	yesNo := func(b bool) string {
 		if b {
 			return "yes"
@@ -34,10 +39,38 @@ func playersList(e *env, srv *pbem.Server, args []string) int {
 		if p.OnVacation {
 			vac += " (away)"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", p.Address, p.Games, vac, yesNo(p.Digest), yesNo(p.Blocked))
+		r := ratings[strings.ToLower(p.Address)]
+		if r == "" {
+			r = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", p.Address, p.Games, vac, yesNo(p.Digest), yesNo(p.Blocked), r)
 	}
 	tw.Flush()
 	return exitOK
+}
+
+// mailRatings says each address's ratings, from the archive in the
+// daemon's file (the games it finished): "IceSickle 1620±80, Pikemen
+// 1480±150", by the player the archive knows at that address.
+func mailRatings(e *env, srv *pbem.Server) (map[string]string, error) {
+	a := archive.Wrap(srv.DB)
+	players, err := a.AddressPlayers(e.ctx)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := a.Ratings(e.ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string][]string{}
+	for _, r := range rs {
+		byName[r.Player] = append(byName[r.Player], fmt.Sprintf("%s %.0f±%.0f", r.Game, r.Rating, r.RD))
+	}
+	out := map[string]string{}
+	for addr, name := range players {
+		out[addr] = strings.Join(byName[name], ", ")
+	}
+	return out, nil
 }
 
 func playersBlock(e *env, srv *pbem.Server, args []string, block bool) int {

@@ -1,0 +1,97 @@
+// icepost web: the read-only web site over the archive and the games by
+// mail.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"icepost/archive"
+	"icepost/pbem"
+	"icepost/sqlitedb"
+	"icepost/web"
+)
+
+func cmdWeb(e *env, args []string) int {
+	fs := newFlags(e, "web")
+	addr := fs.String("addr", "127.0.0.1:8080", "where to listen (loopback unless told otherwise; port 0 for any free port)")
+	dbPath := fs.String("db", "icepost.db", "the archive's database file")
+	mailDB := fs.String("mail-db", "", "the mail daemon's database file, for the games by mail (read only; often the same file as -db)")
+	quiet := fs.Bool("q", false, "log only warnings and errors")
+	if code := parseFlags(e, fs, args); code >= 0 {
+		return code
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(e.stderr, "icepost web: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	log := newLogger(e.stderr, !*quiet)
+	// The site makes no archive: a mistyped path must not serve an
+	// empty one.
+	if _, err := os.Stat(*dbPath); err != nil {
+		fmt.Fprintf(e.stderr, "icepost web: no archive at %s (icepost archive import FILE makes one; -db names another)\n", *dbPath)
+		return exitUsage
+	}
+	a, err := archive.Open(e.ctx, *dbPath)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "icepost web: %v\n", err)
+		return exitUsage
+	}
+	defer a.Close()
+	var mail *pbem.Server
+	if *mailDB != "" {
+		db, err := sqlitedb.OpenReadOnly(e.ctx, *mailDB)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "icepost web: -mail-db: %v\n", err)
+			return exitUsage
+		}
+		defer db.Close()
+		mail = &pbem.Server{DB: db}
+		if _, err := mail.GamesRevision(e.ctx); err != nil {
+			fmt.Fprintf(e.stderr, "icepost web: -mail-db %s is not a mail daemon's database (%v)\n", *mailDB, err)
+			return exitUsage
+		}
+	}
+	site, err := web.New(a, mail, log)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "icepost web: %v\n", err)
+		return exitUsage
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "icepost web: cannot listen on %s: %v (another program may hold the port: -addr 127.0.0.1:0 takes any free one)\n", *addr, err)
+		return exitUsage
+	}
+	if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil {
+		if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+			fmt.Fprintf(e.stderr, "NOTE: listening on %s: the site is open to other machines, not only this one.\n", ln.Addr())
+		}
+	}
+	srv := site.Server(*addr)
+	fmt.Fprintf(e.stdout, "icepost web: http://%s/ (archive %s", ln.Addr(), *dbPath)
+	if *mailDB != "" {
+		fmt.Fprintf(e.stdout, ", games by mail from %s", *mailDB)
+	}
+	fmt.Fprintln(e.stdout, "). Stop with Ctrl-C.")
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		fmt.Fprintf(e.stderr, "icepost web: %v\n", err)
+		return exitUsage
+	case <-e.ctx.Done():
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Warn("icepost web: shutdown", "err", err)
+	}
+	log.Warn("icepost web stopped", "cause", context.Cause(e.ctx))
+	return exitOK
+}

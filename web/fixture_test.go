@@ -1,0 +1,240 @@
+package web
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"icepost/archive"
+	"icepost/notation"
+	"icepost/pbem"
+	"icepost/rules"
+	"icepost/rules/games"
+)
+
+// The archive and the mail daemon's games that the tests look at.
+
+var clubPlayers = []string{"Ada Lovelace", "Bob Barker", "Cy Young", "Dee Dee", "Eve Online", "Fay Wray", "Gus Grissom", "Hal Hartley"}
+
+// clubRecords writes n games of every game in turn between the club's
+// players, with dates, events, rounds, and in some games comments,
+// annotations and a variation. Game 1 (an IceSickle game between Ada and
+// Bob, "the famous one") is the one the tests look for.
+func clubRecords(t testing.TB, n int) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(17, 4))
+	var b strings.Builder
+	all := games.All()
+	for i := range n {
+		g := all[i%len(all)]
+		start, err := g.Start(rules.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seats := start.Options().Seats
+		perm := rng.Perm(len(clubPlayers))
+		tags := []notation.Tag{
+			{Name: "Event", Value: []string{"Spring Open", "Club night", "Autumn League"}[i%3]},
+			{Name: "Site", Value: "Oxford"},
+			{Name: "Date", Value: fmt.Sprintf("%04d.%02d.%02d", 2022+i%3, 1+i%12, 1+i%28)},
+			{Name: "Round", Value: strconv.Itoa(1 + i%7)},
+		}
+		for k := range seats {
+			name := clubPlayers[perm[k]]
+			if i == 0 {
+				name = []string{"Ada Lovelace", "Bob Barker"}[k]
+			}
+			if k == 1 && i%5 == 1 {
+				name += " <" + strings.ToLower(strings.Fields(name)[0]) + "@club.test>"
+			}
+			tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(k+1), Value: name})
+		}
+		moves := notation.RandomGame(start, rng, 120)
+		rec, err := notation.FromMoves(tags, start, moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			rec.Main.Moves[0].After = []string{"the famous one"}
+		}
+		if i%4 == 0 && len(rec.Main.Moves) > 4 {
+			rec.Main.Moves[2].NAGs = []int{1}
+			rec.Main.Moves[3].After = []string{"a bold reply"}
+			// A variation: another move from the position before move 4.
+			g, err := notation.Replay(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := g.States[3]
+			for _, m := range before.Moves(nil) {
+				if tok := before.FormatMove(m); tok != rec.Main.Moves[3].Token {
+					rec.Main.Moves[3].Variations = []*notation.Line{{Moves: []*notation.Move{{Token: tok, After: []string{"also good"}}}}}
+					break
+				}
+			}
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(rec.String())
+	}
+	return b.String()
+}
+
+// clubArchive imports clubRecords(n) into a new archive.
+func clubArchive(t testing.TB, n int) (*archive.Archive, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "club.db")
+	a, err := archive.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	res, err := a.Import(context.Background(), strings.NewReader(clubRecords(t, n)), "club.rec", archive.ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Quarantined > 0 || res.Imported != n {
+		t.Fatalf("import: %+v", res)
+	}
+	return a, path
+}
+
+// mailGames is a mail daemon's database with games in progress, and the
+// server that plays in it (the tests make moves land while a page
+// watches).
+type mailGames struct {
+	db   *sql.DB
+	srv  *pbem.Server
+	path string
+	n    int
+}
+
+// newMailGames makes game 1 (IceSickle, ada against bob, 3 days a move)
+// and game 2 (Pikemen, cy against ada), a few moves into each.
+func newMailGames(t testing.TB) *mailGames {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "daemon.db")
+	db, err := pbem.OpenDB(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := archive.Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if err := pbem.Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	srv := &pbem.Server{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-web-test"), AuthServID: "mx.club.test"}
+	m := &mailGames{db: db, srv: srv, path: path}
+	m.mail(t, "ada", "challenge icesickle days=3 bob@club.test")
+	m.mail(t, "bob", "accept")
+	m.mail(t, "cy", "challenge pikemen ada@club.test")
+	m.mail(t, "ada", "accept")
+	for range 3 {
+		m.move(t, 1)
+	}
+	m.move(t, 2)
+	return m
+}
+
+// mail hands the daemon a mail from who@club.test that its own mail
+// server vouches for (so a move in a new mail is played at once).
+func (m *mailGames) mail(t testing.TB, who, body string) {
+	t.Helper()
+	m.n++
+	raw := fmt.Sprintf("From: %s@club.test\r\nTo: games@club.test\r\nSubject: x\r\nMessage-ID: <w%d@club.test>\r\n"+
+		"Authentication-Results: mx.club.test; dmarc=pass\r\nDate: %s\r\nContent-Type: text/plain\r\n\r\n%s\r\n",
+		who, m.n, time.Now().Format(time.RFC1123Z), body)
+	if _, err := m.srv.Handle(context.Background(), []byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// move plays the first legal move in game id, by mail from the player
+// to move.
+func (m *mailGames) move(t testing.TB, id int64) string {
+	t.Helper()
+	gi, err := m.srv.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := replay([]byte(gi.Record))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.Final()
+	tok := s.FormatMove(s.Moves(nil)[0])
+	who, _, _ := strings.Cut(gi.ToMove, "@")
+	m.mail(t, who, tok)
+	after, err := m.srv.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Ply != gi.Ply+1 {
+		t.Fatalf("the move %s by %s in game %d was not played (ply %d)", tok, who, id, after.Ply)
+	}
+	return tok
+}
+
+// newTestSite serves a club archive of n games and, with mail, the games
+// by mail (read through a read-only connection, as icepost web does).
+func newTestSite(t testing.TB, n int, mail *mailGames) (*httptest.Server, *Site, *archive.Archive) {
+	t.Helper()
+	a, _ := clubArchive(t, n)
+	var ms *pbem.Server
+	if mail != nil {
+		ro, err := sql.Open("sqlite3", "file:"+mail.path+"?mode=ro&_txlock=deferred&_busy_timeout=10000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ro.Close() })
+		ms = &pbem.Server{DB: ro}
+	}
+	site, err := New(a, ms, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site.LivePoll = 50 * time.Millisecond
+	ts := httptest.NewServer(site.Handler())
+	t.Cleanup(func() {
+		site.live.stop()
+		ts.Close()
+	})
+	return ts, site, a
+}
+
+// TestWriteDemo writes a demo archive (club.db, 400 games) and a mail
+// daemon's database (daemon.db) into the folder ICEPOST_WEB_DEMO names,
+// to look at with icepost web -db club.db -mail-db daemon.db.
+func TestWriteDemo(t *testing.T) {
+	dir := os.Getenv("ICEPOST_WEB_DEMO")
+	if dir == "" {
+		t.Skip("set ICEPOST_WEB_DEMO=DIR to write a demo archive there")
+	}
+	a, path := clubArchive(t, 400)
+	a.Close()
+	m := newMailGames(t)
+	m.db.Close()
+	for _, f := range [][2]string{{path, "club.db"}, {m.path, "daemon.db"}} {
+		b, err := os.ReadFile(f[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f[1]), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func archiveOptions() rules.Options { return rules.Options{} }

@@ -1,0 +1,283 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"icepost/archive"
+	"icepost/rules/games"
+)
+
+// Players, one player's page, and the ratings. Ratings are computed from
+// the whole archive (archive.Ratings, Glicko-2 per game) and kept until
+// the archive changes (archive.Revision).
+
+type ratingsCache struct {
+	mu       sync.Mutex
+	revision string
+	ratings  []archive.Rating
+	byPlayer map[string][]archive.Rating // by name
+}
+
+// ratingsNow returns the ratings of every game, computing them again when
+// games were added or deleted since the last time.
+func (s *Site) ratingsNow(ctx context.Context) ([]archive.Rating, map[string][]archive.Rating, error) {
+	c := &s.ratings
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rev, err := s.archive.Revision(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.byPlayer != nil && rev == c.revision {
+		return c.ratings, c.byPlayer, nil
+	}
+	rs, err := s.archive.Ratings(ctx, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	by := map[string][]archive.Rating{}
+	for _, r := range rs {
+		by[r.Player] = append(by[r.Player], r)
+	}
+	c.revision, c.ratings, c.byPlayer = rev, rs, by
+	return rs, by, nil
+}
+
+type playerRow struct {
+	archive.PlayerSummary
+	Href string
+}
+
+type playersPage struct {
+	Match      string
+	Players    []playerRow
+	Count      int
+	CountText  string
+	Page       int
+	Pages      int
+	Prev, Next string
+}
+
+const perPlayers = 50
+
+func (s *Site) players(w http.ResponseWriter, r *http.Request) error {
+	p, err := readParams(r, "q", "page")
+	if err != nil {
+		return err
+	}
+	match := p.str("q")
+	page := p.num("page", 1, maxPage, 1)
+	if err := p.err(); err != nil {
+		return err
+	}
+	ps, n, err := s.archive.Players(r.Context(), match, perPlayers, (page-1)*perPlayers)
+	if err != nil {
+		return err
+	}
+	pp := playersPage{Match: match, Count: n, CountText: plural(n, "player", "players"), Page: page, Pages: max(1, (n+perPlayers-1)/perPlayers)}
+	for _, x := range ps {
+		pp.Players = append(pp.Players, playerRow{x, playerHref(x.Name)})
+	}
+	at := func(page int) string {
+		v := url.Values{}
+		if match != "" {
+			v.Set("q", match)
+		}
+		if page > 1 {
+			v.Set("page", strconv.Itoa(page))
+		}
+		if len(v) == 0 {
+			return "/players"
+		}
+		return "/players?" + v.Encode()
+	}
+	if page > 1 {
+		pp.Prev = at(min(page-1, pp.Pages))
+	}
+	if page < pp.Pages {
+		pp.Next = at(page + 1)
+	}
+	return s.ok(w, r, "players", "Players", pp)
+}
+
+func playerHref(name string) string { return "/player/" + url.PathEscape(name) }
+
+type gameResultRow struct {
+	archive.GameResults
+	Rating *archive.Rating
+	Rank   int
+	Search string // the player's games of this game
+	Won    string
+	Lost   string
+	Drawn  string
+}
+
+type opponentRow struct {
+	archive.OpponentResults
+	Href   string
+	Search string // the games of the two
+}
+
+type playerPage struct {
+	Name      string
+	Spellings []string
+	Total     archive.Results
+	Games     []gameResultRow
+	Opponents []opponentRow
+	Recent    []gameRow
+	All       string
+}
+
+func (s *Site) player(w http.ResponseWriter, r *http.Request) error {
+	p, err := readParams(r)
+	if err != nil {
+		return err
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	name := r.PathValue("name")
+	ctx := r.Context()
+	pr, err := s.archive.Player(ctx, name, 30)
+	if err != nil {
+		return err
+	}
+	all, byPlayer, err := s.ratingsNow(ctx)
+	if err != nil {
+		return err
+	}
+	search := func(v url.Values) string {
+		v.Set("player", pr.Name)
+		return "/search?" + v.Encode()
+	}
+	pp := playerPage{Name: pr.Name, Spellings: pr.Spellings, Total: pr.Results, All: search(url.Values{})}
+	for _, g := range pr.Games {
+		row := gameResultRow{GameResults: g,
+			Search: search(url.Values{"game": {g.Game}}),
+			Won:    search(url.Values{"game": {g.Game}, "result": {"win"}}),
+			Lost:   search(url.Values{"game": {g.Game}, "result": {"loss"}}),
+			Drawn:  search(url.Values{"game": {g.Game}, "result": {"draw"}})}
+		for _, rt := range byPlayer[pr.Name] {
+			if rt.Game == g.Game {
+				rt := rt
+				row.Rating = &rt
+				row.Rank = rankOf(all, rt)
+			}
+		}
+		pp.Games = append(pp.Games, row)
+	}
+	for _, o := range pr.Opponents {
+		pp.Opponents = append(pp.Opponents, opponentRow{o, playerHref(o.Name), search(url.Values{"opponent": {o.Name}})})
+	}
+	recent, err := s.archive.SearchOrdered(ctx, archive.Query{Player: pr.Name, Limit: 10}, archive.NewestFirst)
+	if err != nil {
+		return err
+	}
+	pp.Recent = gameRows(recent)
+	return s.ok(w, r, "player", pr.Name, pp)
+}
+
+// rankOf is r's place among the ratings of its game (1 the best).
+func rankOf(all []archive.Rating, r archive.Rating) int {
+	n := 0
+	for _, x := range all {
+		if x.Game != r.Game {
+			continue
+		}
+		n++
+		if x.Player == r.Player {
+			return n
+		}
+	}
+	return 0
+}
+
+type ratingRow struct {
+	archive.Rating
+	Rank int
+	Href string
+}
+
+type ratingTable struct {
+	Game  string
+	Href  string // the game's full table
+	Rows  []ratingRow
+	Count int
+	More  bool
+	Prev  string
+	Next  string
+	Page  int
+	Pages int
+}
+
+type ratingsPage struct {
+	Game   string
+	Games  []string
+	Tables []ratingTable
+}
+
+const perRatings = 50
+
+func (s *Site) ratingsPage(w http.ResponseWriter, r *http.Request) error {
+	p, err := readParams(r, "game", "page")
+	if err != nil {
+		return err
+	}
+	game := p.str("game")
+	page := p.num("page", 1, maxPage, 1)
+	if err := p.err(); err != nil {
+		return err
+	}
+	if game != "" {
+		g, ok := games.Lookup(game)
+		if !ok {
+			return bad("game=%q: the games are %s", clip(game), strings.Join(games.Names(), ", "))
+		}
+		game = g.Name()
+	}
+	all, _, err := s.ratingsNow(r.Context())
+	if err != nil {
+		return err
+	}
+	rp := ratingsPage{Game: game, Games: games.Names()}
+	for _, name := range rp.Games {
+		if game != "" && name != game {
+			continue
+		}
+		t := ratingTable{Game: name, Href: "/ratings?game=" + url.QueryEscape(name), Page: 1}
+		var rows []ratingRow
+		for _, rt := range all {
+			if rt.Game == name {
+				rows = append(rows, ratingRow{rt, len(rows) + 1, playerHref(rt.Player)})
+			}
+		}
+		t.Count = len(rows)
+		if game == "" {
+			t.More = len(rows) > 10
+			rows = rows[:min(10, len(rows))]
+		} else {
+			t.Pages = max(1, (len(rows)+perRatings-1)/perRatings)
+			t.Page = page
+			from := min((page-1)*perRatings, len(rows))
+			if page > 1 {
+				t.Prev = t.Href + "&page=" + strconv.Itoa(min(page-1, t.Pages))
+			}
+			if page < t.Pages {
+				t.Next = t.Href + "&page=" + strconv.Itoa(page+1)
+			}
+			rows = rows[from:min(from+perRatings, len(rows))]
+		}
+		t.Rows = rows
+		rp.Tables = append(rp.Tables, t)
+	}
+	title := "Ratings"
+	if game != "" {
+		title = "Ratings: " + game
+	}
+	return s.ok(w, r, "ratings", title, rp)
+}

@@ -1,0 +1,229 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"icepost/archive"
+	"icepost/rules/games"
+)
+
+// The front page and the search: a form with every filter of the
+// archive, the number of games found, a page of them, and links to the
+// pages around it. The address holds the whole search.
+
+type searchForm struct {
+	Game, Player, Opponent, Result, Since, Until, Event string
+	Text, Moves, Position, Plies, Sort                  string
+	Seat                                                int
+	Tag                                                 string // the first tag filter, for the form's one tag field
+	MoreTags                                            []string
+	Games                                               []string
+	Seats                                               []int
+	Sorts                                               []sortOption
+	Results                                             []string
+}
+
+type sortOption struct{ Value, Label string }
+
+func newSearchForm(s search) searchForm {
+	q := s.q
+	f := searchForm{Game: q.Game, Player: q.Player, Opponent: q.Opponent, Result: q.Result, Since: q.Since, Until: q.Until,
+		Event: q.Event, Text: q.Text, Moves: q.Moves, Position: q.Position, Plies: s.plies, Sort: s.sort, Seat: q.Seat,
+		Games: games.Names(), Seats: []int{1, 2, 3, 4}, Results: []string{"win", "loss", "draw", "undecided"}}
+	if g, ok := games.Lookup(q.Game); ok {
+		f.Game = g.Name()
+	}
+	for _, o := range sorts {
+		f.Sorts = append(f.Sorts, sortOption{o.value, o.label})
+	}
+	if len(s.tags) > 0 {
+		f.Tag, f.MoreTags = s.tags[0], s.tags[1:]
+	}
+	return f
+}
+
+type homePage struct {
+	Form  searchForm
+	Total int
+	Kinds []archive.SeatStats
+}
+
+func (s *Site) home(w http.ResponseWriter, r *http.Request) error {
+	p, err := readParams(r)
+	if err != nil {
+		return err
+	}
+	if err := p.err(); err != nil {
+		return err
+	}
+	st, err := s.archive.Stats(r.Context(), archive.Query{}, 0)
+	if err != nil {
+		return err
+	}
+	hp := homePage{Form: newSearchForm(search{sort: "newest", per: 50, page: 1}), Kinds: st.Kinds}
+	for _, k := range st.Kinds {
+		hp.Total += k.Games
+	}
+	return s.ok(w, r, "home", "icepost", hp)
+}
+
+// gameRow is one game in a list of games.
+type gameRow struct {
+	archive.Summary
+	Names  []seatName
+	Length string
+}
+
+type seatName struct {
+	Seat   int
+	Name   string
+	Winner bool
+}
+
+func gameRows(ss []archive.Summary) []gameRow {
+	out := make([]gameRow, len(ss))
+	for i, s := range ss {
+		out[i] = gameRow{Summary: s, Length: plural(s.Plies, "ply", "plies")}
+		for k, n := range s.Players {
+			out[i].Names = append(out[i].Names, seatName{Seat: k + 1, Name: n, Winner: s.Winner != nil && *s.Winner == k+1})
+		}
+	}
+	return out
+}
+
+type searchPage struct {
+	Form       searchForm
+	Count      int
+	CountText  string
+	Games      []gameRow
+	First      int // the number of the first game shown
+	Last       int
+	Page       int
+	Pages      int
+	Prev, Next string // addresses of the pages around, "" at the ends
+	Query      string // the search's query, without paging
+	Records    string // the address of the games as a record file
+	// Suggest lists players whose names contain the player or opponent
+	// asked for, when no player has exactly that name.
+	Suggest []suggestion
+}
+
+type suggestion struct {
+	For   string // player or opponent
+	Asked string
+	Names []playerRow
+}
+
+func (s *Site) search(w http.ResponseWriter, r *http.Request) error {
+	p, err := readParams(r, searchParams...)
+	if err != nil {
+		return err
+	}
+	sr := readSearch(p)
+	if err := p.err(); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	cq := sr.q
+	cq.Limit, cq.Offset = 0, 0
+	n, err := s.archive.Count(ctx, cq)
+	if err != nil {
+		return err
+	}
+	var rows []archive.Summary
+	if sr.q.Offset < n {
+		rows, err = s.archive.SearchOrdered(ctx, sr.q, sr.order)
+		if err != nil {
+			return err
+		}
+	}
+	v := sr.values()
+	sp := searchPage{Form: newSearchForm(sr), Count: n, CountText: plural(n, "game", "games"), Games: gameRows(rows),
+		Page: sr.page, Pages: max(1, (n+sr.per-1)/sr.per), Query: v.Encode()}
+	sp.First = sr.q.Offset + 1
+	sp.Last = sr.q.Offset + len(rows)
+	pageURL := func(page int) string {
+		w := url.Values{}
+		for k, vs := range v {
+			w[k] = vs
+		}
+		if page > 1 {
+			w.Set("page", strconv.Itoa(page))
+		}
+		return "/search?" + w.Encode()
+	}
+	if sr.page > 1 {
+		sp.Prev = pageURL(min(sr.page-1, sp.Pages))
+	}
+	if sr.page < sp.Pages && sr.page < maxPage {
+		sp.Next = pageURL(sr.page + 1)
+	}
+	sp.Records = "/search/records?" + v.Encode()
+	for _, f := range []struct{ param, asked string }{{"player", sr.q.Player}, {"opponent", sr.q.Opponent}} {
+		if f.asked == "" {
+			continue
+		}
+		if _, err := s.archive.Player(ctx, f.asked, 0); err == nil {
+			continue
+		}
+		ps, _, err := s.archive.Players(ctx, f.asked, 10, 0)
+		if err != nil {
+			return err
+		}
+		sg := suggestion{For: f.param, Asked: f.asked}
+		for _, p := range ps {
+			w := url.Values{}
+			for k, vs := range v {
+				w[k] = vs
+			}
+			w.Set(f.param, p.Name)
+			sg.Names = append(sg.Names, playerRow{p, "/search?" + w.Encode()})
+		}
+		sp.Suggest = append(sp.Suggest, sg)
+	}
+	title := "Search"
+	if sr.hasFilters {
+		title = "Search: " + sp.CountText
+	}
+	return s.ok(w, r, "search", title, sp)
+}
+
+// maxExport is the most games one download of a search holds.
+const maxExport = 5000
+
+// searchRecords sends the games of a search as a record file: at most
+// maxExport of them, oldest first, names without mail addresses.
+func (s *Site) searchRecords(w http.ResponseWriter, r *http.Request) error {
+	p, err := readParams(r, searchParams...)
+	if err != nil {
+		return err
+	}
+	sr := readSearch(p)
+	if err := p.err(); err != nil {
+		return err
+	}
+	q := sr.q
+	q.Limit, q.Offset = maxExport, 0
+	var b strings.Builder
+	n := 0
+	err = s.archive.Each(r.Context(), q, func(_ archive.Summary, rec []byte) error {
+		if n > 0 {
+			b.WriteString("\n")
+		}
+		n++
+		b.WriteString(publicRecord(rec))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="icepost-search.rec"`)
+	w.Header().Set("X-Icepost-Games", fmt.Sprint(n))
+	_, err = w.Write([]byte(b.String()))
+	return err
+}

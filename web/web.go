@@ -1,0 +1,292 @@
+// Package web is icepost's web site: a read-only view of the archive
+// (search, each game move by move, the positions and the opening
+// explorer, players and their ratings) and of the mail daemon's games in
+// progress, which update in the page when a move lands.
+//
+// It is built like miniflux's pages: one handler per page, html/template
+// pages and the style sheet embedded in the binary, the query parameters
+// read and checked in one place (params.go), and a small script that only
+// adds to pages that work without it (the ← → keys on a game, the live
+// page's updates). Nothing it serves changes anything: every handler
+// reads, the mail daemon's database is opened read-only, and SQL is
+// built only by the archive, with bound parameters.
+package web
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"icepost/archive"
+	"icepost/pbem"
+	"icepost/rules/games"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed static
+var staticFiles embed.FS
+
+// Site is the web site over one archive and, optionally, one mail
+// daemon's games.
+type Site struct {
+	archive *archive.Archive
+	mail    *pbem.Server // nil: no games by mail
+	log     *slog.Logger
+	pages   map[string]*template.Template
+
+	// LivePoll is how often the live page's stream looks for a change in
+	// the games by mail (default 2s).
+	LivePoll time.Duration
+	// RequestTimeout bounds the work of one page (default 20s).
+	RequestTimeout time.Duration
+
+	ratings ratingsCache
+	live    liveHub
+}
+
+// New makes the site. mail may be nil: the page of games by mail then
+// says that there are none to show.
+func New(a *archive.Archive, mail *pbem.Server, log *slog.Logger) (*Site, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Site{archive: a, mail: mail, log: log, LivePoll: 2 * time.Second, RequestTimeout: 20 * time.Second}
+	s.live.site = s
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	s.pages = pages
+	return s, nil
+}
+
+// Handler routes every page.
+func (s *Site) Handler() http.Handler {
+	mux := http.NewServeMux()
+	page := func(pattern string, h func(w http.ResponseWriter, r *http.Request) error) {
+		mux.Handle(pattern, s.wrap(h))
+	}
+	page("GET /{$}", s.home)
+	page("GET /search", s.search)
+	page("GET /search/records", s.searchRecords)
+	page("GET /game/{id}", s.game)
+	page("GET /game/{id}/record", s.gameRecord)
+	page("GET /position", s.position)
+	page("GET /players", s.players)
+	page("GET /player/{name}", s.player)
+	page("GET /ratings", s.ratingsPage)
+	page("GET /live", s.livePage)
+	page("GET /live/{id}", s.liveGame)
+	mux.HandleFunc("GET /live/events", s.liveEvents)
+	static, _ := fs.Sub(staticFiles, "static")
+	files := http.FileServerFS(static)
+	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheFor(24*time.Hour, files)))
+	mux.Handle("/", s.wrap(func(w http.ResponseWriter, r *http.Request) error {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			return &methodNotAllowed{}
+		}
+		return &notFound{"there is no page at " + r.URL.Path}
+	}))
+	return securityHeaders(mux)
+}
+
+// Server is an http.Server for the site with timeouts: a slow or idle
+// client cannot hold a connection for long. The stream of the live page
+// extends its own write deadline.
+func (s *Site) Server(addr string) *http.Server {
+	srv := &http.Server{
+		Addr:              addr,
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	srv.RegisterOnShutdown(s.live.stop)
+	return srv
+}
+
+type methodNotAllowed struct{}
+
+func (*methodNotAllowed) Error() string {
+	return "this site only reads: GET and HEAD are the methods it answers"
+}
+
+// wrap turns a page's error into its answer: 400 with what is wrong, 404,
+// or 500 with the cause in the log only.
+func (s *Site) wrap(h func(w http.ResponseWriter, r *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), s.RequestTimeout)
+		defer cancel()
+		r = r.WithContext(ctx)
+		err := h(w, r)
+		if err == nil {
+			return
+		}
+		var br *badRequest
+		var nf *notFound
+		var mna *methodNotAllowed
+		code, msg := http.StatusInternalServerError, "Something went wrong on the server's side; the operator's log says what."
+		switch {
+		case errors.As(err, &br):
+			code, msg = http.StatusBadRequest, br.msg
+		case errors.Is(err, archive.ErrQuery):
+			code, msg = http.StatusBadRequest, queryMessage(err)
+		case errors.As(err, &nf):
+			code, msg = http.StatusNotFound, nf.msg
+		case errors.Is(err, archive.ErrNotFound) || errors.Is(err, pbem.ErrNoGame):
+			code, msg = http.StatusNotFound, err.Error()
+		case errors.As(err, &mna):
+			w.Header().Set("Allow", "GET, HEAD")
+			code, msg = http.StatusMethodNotAllowed, mna.Error()
+		case errors.Is(err, context.DeadlineExceeded):
+			code, msg = http.StatusServiceUnavailable, "This page took too long to make; try a narrower search."
+			s.log.Warn("page timed out", "path", r.URL.Path, "query", r.URL.RawQuery)
+		default:
+			s.log.Error("page failed", "path", r.URL.Path, "query", r.URL.RawQuery, "err", err)
+		}
+		s.render(w, r, code, "error", "Error", errorPage{Code: code, Status: http.StatusText(code), Message: msg})
+	})
+}
+
+type errorPage struct {
+	Code    int
+	Status  string
+	Message string
+}
+
+func securityHeaders(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "same-origin")
+		h.ServeHTTP(w, r)
+	})
+}
+
+func cacheFor(d time.Duration, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", fmt.Sprintf("public, max-age=%d", int(d.Seconds())))
+		h.ServeHTTP(w, r)
+	})
+}
+
+// layout is what every page's frame shows.
+type layout struct {
+	Title   string
+	Nav     string // the section of the menu to mark
+	HasMail bool
+	Games   []string
+	Page    any
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// render writes a page: made whole in a buffer first, so that a template
+// error is a 500 and not half a page.
+func (s *Site) render(w http.ResponseWriter, r *http.Request, code int, name, title string, data any) {
+	t := s.pages[name]
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	nav := name
+	if err := t.ExecuteTemplate(buf, "layout", layout{Title: title, Nav: nav, HasMail: s.mail != nil, Games: games.Names(), Page: data}); err != nil {
+		s.log.Error("template failed", "page", name, "err", err)
+		http.Error(w, "the page could not be made", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(code)
+	if r.Method != http.MethodHead {
+		w.Write(buf.Bytes())
+	}
+}
+
+func (s *Site) ok(w http.ResponseWriter, r *http.Request, name, title string, data any) error {
+	s.render(w, r, http.StatusOK, name, title, data)
+	return nil
+}
+
+var funcs = template.FuncMap{
+	"pathEscape":  url.PathEscape,
+	"queryEscape": url.QueryEscape,
+	"join":        strings.Join,
+	"add":         func(a, b int) int { return a + b },
+	"pct": func(n, of int) string {
+		if of == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(of))
+	},
+	"score": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
+	"num":   func(n int) string { return thousands(n) },
+	"round": func(f float64) string { return fmt.Sprintf("%.0f", f) },
+	"dash": func(s string) string {
+		if s == "" {
+			return "–"
+		}
+		return s
+	},
+}
+
+// parsePages parses each page with the layout it shares.
+func parsePages() (map[string]*template.Template, error) {
+	entries, err := fs.ReadDir(templateFiles, "templates")
+	if err != nil {
+		return nil, err
+	}
+	pages := map[string]*template.Template{}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".html")
+		if name == "layout" || strings.HasPrefix(name, "_") {
+			continue
+		}
+		t, err := template.New(name).Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", "templates/_*.html", "templates/"+e.Name())
+		if err != nil {
+			return nil, err
+		}
+		pages[name] = t
+	}
+	return pages, nil
+}
+
+// thousands writes n with thin spaces between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 || len(s) <= 4 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteString("\u202f")
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// plural writes "1 game", "2 games".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return thousands(n) + " " + many
+}

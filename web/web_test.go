@@ -1,0 +1,248 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"icepost/archive"
+	"icepost/rules/games"
+)
+
+func get(t *testing.T, base, path string) (int, string, http.Header) {
+	t.Helper()
+	resp, err := http.Get(base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b), resp.Header
+}
+
+func TestPages(t *testing.T) {
+	ts, _, a := newTestSite(t, 40, newMailGames(t))
+	ctx := context.Background()
+	start, _ := games.All()[0].Start(archiveOptions())
+	tests := []struct {
+		path string
+		want []string
+	}{
+		{"/", []string{"40 games", `action="/search"`, `name="position"`, `name="moves"`, `name="text"`}},
+		{"/search?player=Ada+Lovelace&game=IceSickle", []string{"Ada Lovelace", `href="/game/1"`, "Download"}},
+		{"/search?player=ada", []string{"No player is called", `href="/search?player=Ada&#43;Lovelace"`}},
+		{"/search?text=famous", []string{"1 game", `href="/game/1"`}},
+		{"/search?sort=longest&per=5&page=2", []string{"6 to 10 shown", `rel="prev"`, `rel="next"`}},
+		{"/game/1", []string{"Ada Lovelace", "Bob Barker", "the famous one", `rel="first"`, "Position code", `href="/game/1/record"`, `class="nag">!`, "also good"}},
+		{"/game/1?ply=0", []string{"Start", `rel="next" title="the next move (→)"`, `href="/game/1?ply=1"`}},
+		{"/position?game=IceSickle", []string{"Moves played from here", `id="explorer"`, "Games that reached it"}},
+		{"/position?code=" + url.QueryEscape(start.Code()), []string{"Moves played from here"}},
+		{"/players", []string{"8 players", `href="/player/Ada%20Lovelace"`}},
+		{"/players?q=bob", []string{"1 player", "Bob Barker"}},
+		{"/player/Ada%20Lovelace", []string{"By game", "Opponents", "Latest games", `class="n rating"`}},
+		{"/player/ada%20LOVELACE", []string{"<h1>Ada Lovelace</h1>"}},
+		{"/ratings", []string{"Glicko-2", "IceSickle", "Pikemen"}},
+		{"/ratings?game=pikemen", []string{"<h2>Pikemen</h2>"}},
+		{"/live", []string{"2 games in progress", `href="/live/1"`, `href="/live/2"`, " days", " left", "ada", "bob", "cy"}},
+		{"/live/1", []string{"IceSickle by mail #1", "to move", "left"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			code, body, h := get(t, ts.URL, tc.path)
+			if code != 200 {
+				t.Fatalf("status %d\n%s", code, body)
+			}
+			if ct := h.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+				t.Errorf("Content-Type %q", ct)
+			}
+			if h.Get("Content-Security-Policy") == "" {
+				t.Error("no Content-Security-Policy")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("the page lacks %q", w)
+				}
+			}
+			for _, addr := range []string{"ada@", "bob@", "cy@"} {
+				if strings.Contains(body, addr) {
+					t.Errorf("the page shows a player's mail address (%s...)", addr)
+				}
+			}
+		})
+	}
+	// The explorer's total is the games that went on from the start.
+	g, _ := games.Lookup("IceSickle")
+	s, _ := g.Start(archiveOptions())
+	moves, err := a.Explore(ctx, archive.Query{}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, m := range moves {
+		total += m.Games
+	}
+	_, body, _ := get(t, ts.URL, "/position?game=IceSickle")
+	if !strings.Contains(body, `id="explorer-total">`+strconv.Itoa(total)+"<") {
+		t.Errorf("the explorer's total is not %d", total)
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	ts, _, _ := newTestSite(t, 8, nil)
+	tests := []struct {
+		path string
+		code int
+		want string
+	}{
+		{"/search?colour=red", 400, `unknown parameter &#34;colour&#34;`},
+		{"/search?page=x", 400, "page=&#34;x&#34;: give a whole number from 1 to 10000"},
+		{"/search?per=1000", 400, "from 1 to 100"},
+		{"/search?game=chess", 400, "unknown game"},
+		{"/search?since=yesterday", 400, "write YYYY, YYYY.MM or YYYY.MM.DD"},
+		{"/search?result=win", 400, "needs a player or a seat"},
+		{"/search?plies=lots", 400, "plies"},
+		{"/search?tag=nonsense", 400, "Name=value"},
+		{"/search?sort=random", 400, "use one of newest"},
+		{"/search?game=IceSickle&game=Pikemen", 400, "given 2 times"},
+		{"/search?position=nonsense", 400, "position"},
+		{"/search?moves=Z@z9&game=IceSickle", 400, "moves"},
+		{"/search?text=" + strings.Repeat("x", 2000), 400, "at most 1000"},
+		{"/game/1?ply=9999", 400, "plies"},
+		{"/game/1?ply=-1", 400, "from 0"},
+		{"/game/1?x=1", 400, "unknown parameter"},
+		{"/game/999", 404, "no such game"},
+		{"/game/abc", 404, "not a game"},
+		{"/position?code=IceSickle+junk", 400, "position"},
+		{"/position?game=IceSickle&moves=L@z9", 400, "moves: move 1"},
+		{"/player/Nobody", 404, "no player called"},
+		{"/ratings?game=chess", 400, "the games are"},
+		{"/live/1", 404, "no games by mail"},
+		{"/nowhere", 404, "no page at /nowhere"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path[:min(len(tc.path), 40)], func(t *testing.T) {
+			code, body, _ := get(t, ts.URL, tc.path)
+			if code != tc.code {
+				t.Errorf("status %d, want %d", code, tc.code)
+			}
+			if !strings.Contains(body, tc.want) {
+				t.Errorf("the page lacks %q:\n%s", tc.want, between(body, `id="error">`, "</p>"))
+			}
+		})
+	}
+	// Nothing but GET and HEAD.
+	resp, err := http.Post(ts.URL+"/search", "application/x-www-form-urlencoded", strings.NewReader("game=IceSickle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST: status %d", resp.StatusCode)
+	}
+}
+
+func between(s, from, to string) string {
+	_, after, ok := strings.Cut(s, from)
+	if !ok {
+		return s
+	}
+	in, _, _ := strings.Cut(after, to)
+	return in
+}
+
+func TestDownloads(t *testing.T) {
+	ts, _, a := newTestSite(t, 12, nil)
+	// Game 2 has Bob's address in its record; no download shows it.
+	st, err := a.Get(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(st.Record), "@club.test>") {
+		t.Fatalf("the fixture should hold an address:\n%s", st.Record)
+	}
+	code, body, h := get(t, ts.URL, "/game/2/record")
+	if code != 200 || !strings.HasPrefix(h.Get("Content-Disposition"), "attachment") || strings.Contains(body, "@club.test") {
+		t.Fatalf("record: %d %v\n%s", code, h, body)
+	}
+	if want := publicRecord(st.Record); body != want || !strings.Contains(body, "[Player2 ") {
+		t.Errorf("record:\n%s", body)
+	}
+	code, body, h = get(t, ts.URL, "/search/records?game=IceSickle")
+	n, _ := a.Count(context.Background(), archive.Query{Game: "IceSickle"})
+	if code != 200 || h.Get("X-Icepost-Games") != strconv.Itoa(n) || strings.Count(body, `[Game "IceSickle"]`) != n {
+		t.Errorf("search records: %d, %s games of %d", code, h.Get("X-Icepost-Games"), n)
+	}
+}
+
+func TestPublicRecord(t *testing.T) {
+	in := "[Player1 \"Ada <ada@x.org>\"]\n[Player2 \"Bob\"]\n[Event \"<e@x>\"]\n\n1. L@c3 {[Player1 \"a <b@c>\"]} *\n"
+	want := "[Player1 \"Ada\"]\n[Player2 \"Bob\"]\n[Event \"<e@x>\"]\n\n1. L@c3 {[Player1 \"a <b@c>\"]} *\n"
+	if got := publicRecord([]byte(in)); got != want {
+		t.Errorf("got\n%s", got)
+	}
+}
+
+// TestLiveEvents: the stream says when a move lands by mail.
+func TestLiveEvents(t *testing.T) {
+	m := newMailGames(t)
+	ts, _, _ := newTestSite(t, 4, m)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/live/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	events := make(chan string, 10)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				events <- d
+			}
+		}
+		close(events)
+	}()
+	first := <-events
+	m.move(t, 1)
+	select {
+	case next := <-events:
+		if next == first {
+			t.Errorf("the revision did not change: %q", next)
+		}
+	case <-ctx.Done():
+		t.Fatal("no event after a move by mail")
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1000", 12345: "12\u202f345", 1234567: "1\u202f234\u202f567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q", n, got)
+		}
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		72 * time.Hour: "3 days", 71*time.Hour + 59*time.Minute: "2 days 23 hours", 90 * time.Minute: "1 hour",
+		5 * time.Minute: "5 minutes", 10 * time.Second: "1 minute", 0: "no time left",
+	} {
+		if got := duration(d); got != want {
+			t.Errorf("duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
