@@ -7,6 +7,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"strings"
 
 	"icepost/rules"
@@ -93,4 +94,24 @@ func optionHelp(name string) string {
 	}
 	// The word in backquotes names the flag's value in -h.
 	return "`" + arg + "` is " + help + ", where the game has one (" + strings.Join(takers, "; ") + ")"
+}
+
+// parseGameArgs parses the flags of a command that takes one GAME, with
+// flags before or after it, and returns the game's name ("" when none was
+// given) and -1, or the exit code to return.
+func parseGameArgs(e *env, fs *flag.FlagSet, args []string) (game string, code int) {
+	rest := args
+	for {
+		if code := parseFlags(e, fs, rest); code >= 0 {
+			return "", code
+		}
+		if fs.NArg() == 0 {
+			return game, -1
+		}
+		if game != "" {
+			fmt.Fprintf(e.stderr, "%s: name one game, not %q and %q\n", fs.Name(), game, fs.Arg(0))
+			return "", exitUsage
+		}
+		game, rest = fs.Arg(0), fs.Args()[1:]
+	}
 }

@@ -24,20 +24,9 @@ func cmdPlay(e *env, args []string) int {
 	player := fs.String("player", "", "your name (asked at a terminal)")
 	moveTime := fs.Duration("move-time", 5*time.Second, "the most the engine may think about one move")
 	seed := fs.Uint64("seed", 0, "the engine's random seed; 0: a new one each game (the same seed and moves give the same answers)")
-	var game string
-	rest := args
-	for {
-		if code := parseFlags(e, fs, rest); code >= 0 {
-			return code
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if game != "" {
-			fmt.Fprintf(e.stderr, "icepost play: name one game, not %q and %q\n", game, fs.Arg(0))
-			return exitUsage
-		}
-		game, rest = fs.Arg(0), fs.Args()[1:]
+	game, code := parseGameArgs(e, fs, args)
+	if code >= 0 {
+		return code
 	}
 	if game == "" {
 		fmt.Fprintf(e.stderr, "icepost play: name the game to play, like icepost play %s -level 2\n", strings.ToLower(games.Names()[0]))

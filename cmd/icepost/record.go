@@ -42,20 +42,9 @@ func cmdRecord(e *env, args []string) int {
 	fs.Var(&players, "player", "a player's name, seat 1 first; repeat for each seat (asked at a terminal)")
 	resume := fs.String("resume", "", "go on with the unfinished record in `FILE`, and write it back there (instead of GAME and the game's flags)")
 	// Flags may stand before or after GAME.
-	var game string
-	rest := args
-	for {
-		if code := parseFlags(e, fs, rest); code >= 0 {
-			return code
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if game != "" {
-			fmt.Fprintf(e.stderr, "icepost record: name one game, not %q and %q\n", game, fs.Arg(0))
-			return exitUsage
-		}
-		game, rest = fs.Arg(0), fs.Args()[1:]
+	game, code := parseGameArgs(e, fs, args)
+	if code >= 0 {
+		return code
 	}
 	var resumed *notation.Game
 	var g rules.Game
