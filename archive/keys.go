@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"icepost/notation"
@@ -21,8 +22,22 @@ import (
 // PositionHash is the key of a position in the position index: a 64-bit
 // hash of its position code (codeHash), as a signed integer.
 func PositionHash(s rules.State) int64 {
-	return int64(codeHash(s.Code()))
+	if _, ok := s.(rules.CodeAppender); !ok {
+		return int64(codeHash(s.Code()))
+	}
+	buf := codeBufs.Get().(*[]byte)
+	*buf = rules.AppendCode((*buf)[:0], s)
+	h := codeHashBytes(*buf)
+	codeBufs.Put(buf)
+	return int64(h)
 }
+
+// codeBufs holds buffers for position codes, so that hashing a position
+// whose game writes its code into a buffer allocates nothing.
+var codeBufs = sync.Pool{New: func() any {
+	b := make([]byte, 0, 256)
+	return &b
+}}
 
 // codeHash hashes a position code eight bytes at a time (FNV-1a, a byte
 // at a time, took a fifth of an import's time). Each word is multiplied
@@ -30,12 +45,16 @@ func PositionHash(s rules.State) int64 {
 // every input bit reaches every output bit. The index stores these
 // hashes: a change needs a migration that indexes the games again.
 func codeHash(s string) uint64 {
+	return codeHashBytes(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// codeHashBytes is codeHash of the bytes of a code.
+func codeHashBytes(b []byte) uint64 {
 	const (
 		k1 = 0x9e3779b97f4a7c15
 		k2 = 0xc2b2ae3d27d4eb4f
 	)
-	b := unsafe.Slice(unsafe.StringData(s), len(s))
-	h := uint64(len(s)) * k1
+	h := uint64(len(b)) * k1
 	for len(b) >= 8 {
 		h = bits.RotateLeft64(h^binary.LittleEndian.Uint64(b)*k2, 31) * k1
 		b = b[8:]

@@ -278,3 +278,21 @@ func CheckSeats(game string, o Options, allowed ...int) (int, error) {
 	}
 	return 0, fmt.Errorf("%w: %s is played by %s players, not %d", ErrOptions, game, strings.Join(strs, " or "), n)
 }
+
+// CodeAppender is a State that can write its position code into a buffer:
+// AppendCode(dst) returns append(dst, s.Code()...) without making the
+// string. The archive hashes a code for every position it indexes, and
+// uses this when a game offers it. The conformance suite checks that the
+// two agree.
+type CodeAppender interface {
+	AppendCode(dst []byte) []byte
+}
+
+// AppendCode appends s's position code to dst, through CodeAppender when
+// s offers it.
+func AppendCode(dst []byte, s State) []byte {
+	if a, ok := s.(CodeAppender); ok {
+		return a.AppendCode(dst)
+	}
+	return append(dst, s.Code()...)
+}

@@ -190,6 +190,12 @@ func checkPosition(t *testing.T, s rules.State, all bool) []rules.Move {
 
 	checkDiagram(t, s)
 
+	if a, ok := s.(rules.CodeAppender); ok {
+		if got := string(a.AppendCode([]byte("x"))); got != "x"+code {
+			t.Fatalf("AppendCode gives %q after the prefix, Code %q", got[1:], code)
+		}
+	}
+
 	// The position code round-trips.
 	back, err := s.Game().ParsePosition(code)
 	if err != nil {
