@@ -2,7 +2,6 @@ package icefrogs
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"icepost/rules"
@@ -11,13 +10,20 @@ import (
 // stack returns the pieces on cell c, top first, as "2M1S" (no
 // parentheses).
 func (p *Position) stack(c uint8) string {
-	var b strings.Builder
-	for t := p.top[c]; t != 0; t = p.below[t-1] {
-		b.WriteByte('0' + pieceSeat(t-1))
-		b.WriteString(rules.SizeLetter(int(pieceSize(t - 1))))
-	}
-	return b.String()
+	var buf [2 * maxPieces]byte
+	return string(p.appendStack(buf[:0], c))
 }
+
+// appendStack appends the pieces on cell c, top first, as "2M1S".
+func (p *Position) appendStack(dst []byte, c uint8) []byte {
+	for t := p.top[c]; t != 0; t = p.below[t-1] {
+		dst = append(dst, '0'+pieceSeat(t-1), sizeLetters[pieceSize(t-1)])
+	}
+	return dst
+}
+
+// sizeLetters are rules.SizeLetter's letters as bytes, by size.
+const sizeLetters = "?SML"
 
 func (p *Position) height(c uint8) int {
 	n := 0
@@ -27,47 +33,53 @@ func (p *Position) height(c uint8) int {
 	return n
 }
 
+// codeLen is room for most position codes: the prefix, 37 cells, 45
+// pieces with some stacks' parentheses, three supplies and the seat.
+const codeLen = 192
+
 // Code returns the position code (see the package comment).
 func (p Position) Code() string {
+	var buf [codeLen]byte // one allocation, the string: the archive codes every position it stores
+	return string(p.AppendCode(buf[:0]))
+}
+
+// AppendCode appends the position code to dst (see rules.CodeAppender);
+// it allocates nothing when dst has room.
+func (p Position) AppendCode(dst []byte) []byte {
 	g := p.geo()
-	var b strings.Builder
-	b.Grow(160) // one allocation: the archive codes every position it stores
-	b.WriteString("IceFrogs ")
-	b.WriteString(g.name)
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(int(p.seats)))
-	b.WriteByte(' ')
+	dst = append(dst, "IceFrogs "...)
+	dst = append(dst, g.name...)
+	dst = append(dst, ' ', '0'+p.seats, ' ')
 	for r := range g.rows {
 		if r > 0 {
-			b.WriteByte('/')
+			dst = append(dst, '/')
 		}
 		for c := g.rowFirst[r]; c < g.rowFirst[r+1]; c++ {
-			switch h := p.height(c); h {
-			case 0:
-				b.WriteByte('.')
-			case 1:
-				b.WriteString(p.stack(c))
+			t := p.top[c]
+			switch {
+			case t == 0:
+				dst = append(dst, '.')
+			case p.below[t-1] == 0:
+				dst = append(dst, '0'+pieceSeat(t-1), sizeLetters[pieceSize(t-1)])
 			default:
-				b.WriteString("(" + p.stack(c) + ")")
+				dst = append(dst, '(')
+				dst = p.appendStack(dst, c)
+				dst = append(dst, ')')
 			}
 		}
 	}
-	b.WriteByte(' ')
+	dst = append(dst, ' ')
 	for s := range p.seats {
 		if s > 0 {
-			b.WriteByte('/')
+			dst = append(dst, '/')
 		}
-		for _, n := range p.supply[s] {
-			b.WriteByte('0' + n)
-		}
+		sup := &p.supply[s]
+		dst = append(dst, '0'+sup[0], '0'+sup[1], '0'+sup[2])
 	}
-	b.WriteByte(' ')
 	if p.toMove == 0 {
-		b.WriteByte('-')
-	} else {
-		b.WriteByte('0' + p.toMove)
+		return append(dst, ' ', '-')
 	}
-	return b.String()
+	return append(dst, ' ', '0'+p.toMove)
 }
 
 func (game) ParsePosition(code string) (rules.State, error) {

@@ -58,7 +58,11 @@ type geometry struct {
 	x, row     [maxCells]int8
 	names      [maxCells]string
 	nb         [maxCells][6]uint8 // neighbour in each direction, or none
-	starts     [2][3]uint8
+	// rel[a][b] is dir(a, b) as a table: the direction in the low three
+	// bits and the distance (1 or 2) above them, 0 when neither, so that
+	// checking a move's path looks each leg up once.
+	rel    [maxCells][maxCells]uint8
+	starts [2][3]uint8
 }
 
 var geos = [2]*geometry{build(&layouts[0]), build(&layouts[1])}
@@ -84,6 +88,18 @@ func build(l *layout) *geometry {
 	for c := range maxCells {
 		for d, dv := range dirs {
 			g.nb[c][d] = g.at(g.x[c]+dv[0], g.row[c]+dv[1])
+		}
+	}
+	for a := range maxCells {
+		for d := range 6 {
+			n := g.nb[a][d]
+			if n == none {
+				continue
+			}
+			g.rel[a][n] = uint8(d) | 1<<3
+			if h := g.nb[n][d]; h != none {
+				g.rel[a][h] = uint8(d) | 2<<3
+			}
 		}
 	}
 	for s := range 2 {
@@ -142,17 +158,6 @@ func (g *geometry) start(seats, seat int) uint8 { return g.starts[seats-2][seat-
 // dir returns the direction from a to b and whether b is a neighbour (1)
 // or a hop away along a line (2); 0 when neither.
 func (g *geometry) dir(a, b uint8) (d, dist int) {
-	for d := range 6 {
-		n := g.nb[a][d]
-		if n == none {
-			continue
-		}
-		if n == b {
-			return d, 1
-		}
-		if g.nb[n][d] == b {
-			return d, 2
-		}
-	}
-	return 0, 0
+	r := g.rel[a][b]
+	return int(r & 7), int(r >> 3)
 }

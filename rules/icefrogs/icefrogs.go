@@ -174,6 +174,7 @@ type Position struct {
 var (
 	_ rules.State          = Position{}
 	_ rules.Node[Position] = Position{}
+	_ rules.CodeAppender   = Position{}
 )
 
 func pieceSeat(p uint8) uint8 { return p/15 + 1 }
