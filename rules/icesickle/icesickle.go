@@ -306,7 +306,77 @@ var sizeNames = [4]string{"", "small", "medium", "large"}
 
 // ParseMove reads a placement (L@c3) or a jump (a1xd4, also a1-d4) in any
 // case and returns it if it is legal here; otherwise the error says why.
-func (p Position) ParseMove(tok string) (rules.Move, error) {
+//
+// A legal token is decoded and checked against the board directly,
+// without generating moves or allocating; only a refused token goes
+// through refuse, which finds the reason in words.
+func (p Position) ParseMove(tok string) (m rules.Move, err error) {
+	switch {
+	case len(tok) == 4 && tok[1] == '@' && p.phase == phasePlace:
+		sz, ok := rules.ParseSize(tok[0])
+		sq, ok2 := squareAt(tok[2:])
+		if !ok || !ok2 || p.stash[sz] == 0 || p.board[sq] != 0 {
+			break
+		}
+		m.Kind, m.Size, m.N, m.Path[0] = Place, uint8(sz), 1, uint8(sq)
+		return m, nil
+	case len(tok) == 5 && (tok[2] == 'x' || tok[2] == 'X' || tok[2] == '-') && p.phase == phaseJump:
+		from, ok := squareAt(tok[:2])
+		to, ok2 := squareAt(tok[3:])
+		if !ok || !ok2 {
+			break
+		}
+		// A piece passes over 1 to pips squares, at least one of them
+		// occupied, and lands on the empty square just beyond.
+		dist := int(line[from][to])
+		if dist < 2 || dist-1 > int(p.board[from]) || p.board[to] != 0 {
+			break
+		}
+		step := (int(to) - int(from)) / dist
+		for sq := int(from) + step; sq != int(to); sq += step {
+			if p.board[sq] != 0 {
+				m.Kind, m.N, m.Path[0], m.Path[1] = Jump, 2, uint8(from), uint8(to)
+				return m, nil
+			}
+		}
+	}
+	return p.refuse(tok)
+}
+
+// line[from][to] is the distance from one square to another along a
+// rank, file or diagonal, or 0 when they are not on one line (or equal).
+var line = func() (t [size * size][size * size]uint8) {
+	for from := range size * size {
+		for to := range size * size {
+			df, dr := to%size-from%size, to/size-from/size
+			if from != to && (df == 0 || dr == 0 || abs(df) == abs(dr)) {
+				t[from][to] = uint8(max(abs(df), abs(dr)))
+			}
+		}
+	}
+	return t
+}()
+
+// squareAt reads a square such as c3 or C3 from s[0:2].
+func squareAt(s string) (uint, bool) {
+	f, r := uint(s[0]|0x20)-'a', uint(s[1])-'1'
+	return r*size + f, f < size && r < size
+}
+
+// refuse is ParseMove's slow path, for a token the fast path did not
+// accept: it checks the same rules step by step and returns the reason in
+// a player's words. If it finds no fault (a bug: the two paths disagree),
+// it still refuses, so that only moves the fast path checked are played.
+func (p Position) refuse(tok string) (rules.Move, error) {
+	if _, err := p.explain(tok); err != nil {
+		return rules.Move{}, err
+	}
+	return rules.Move{}, rules.Illegal(tok, "not a legal move here")
+}
+
+// explain checks tok step by step against the rules, with the reason for
+// the first one it breaks.
+func (p Position) explain(tok string) (rules.Move, error) {
 	if p.phase == phaseEnd {
 		return rules.Move{}, &rules.MoveError{Token: tok, Reason: "the game is over", Kind: rules.ErrGameOver}
 	}
@@ -435,29 +505,43 @@ func (p Position) Board(viewer int) string {
 
 // Code returns the position code (see the package comment).
 func (p Position) Code() string {
-	var b strings.Builder
-	b.Grow(96) // one allocation: the archive codes every position it stores
-	b.WriteString("IceSickle ")
+	var buf [80]byte // longer than any code: one allocation, the string
+	return string(p.AppendCode(buf[:0]))
+}
+
+var phaseNames = [3]string{"place", "jump", "end"}
+
+// AppendCode appends the position code to dst (see rules.CodeAppender):
+// the archive hashes the code of every position it stores, without a
+// string.
+func (p Position) AppendCode(dst []byte) []byte {
+	dst = append(dst, "IceSickle "...)
 	for r := size - 1; r >= 0; r-- {
-		for f := 0; f < size; f++ {
-			if s := p.board[r*size+f]; s == 0 {
-				b.WriteByte('.')
-			} else {
-				b.WriteString(rules.SizeLetter(int(s)))
-			}
+		for _, s := range p.board[r*size : r*size+size] {
+			dst = append(dst, ".SML"[s])
 		}
 		if r > 0 {
-			b.WriteByte('/')
+			dst = append(dst, '/')
 		}
 	}
-	fmt.Fprintf(&b, " S%dM%dL%d %d:%d %d %s ", p.stash[1], p.stash[2], p.stash[3], p.score[0], p.score[1], p.round,
-		[3]string{"place", "jump", "end"}[p.phase])
+	dst = append(dst, " S"...)
+	dst = strconv.AppendUint(dst, uint64(p.stash[1]), 10)
+	dst = append(dst, 'M')
+	dst = strconv.AppendUint(dst, uint64(p.stash[2]), 10)
+	dst = append(dst, 'L')
+	dst = strconv.AppendUint(dst, uint64(p.stash[3]), 10)
+	dst = append(dst, ' ')
+	dst = strconv.AppendInt(dst, int64(p.score[0]), 10)
+	dst = append(dst, ':')
+	dst = strconv.AppendInt(dst, int64(p.score[1]), 10)
+	dst = append(dst, ' ')
+	dst = strconv.AppendUint(dst, uint64(p.round), 10)
+	dst = append(dst, ' ')
+	dst = append(dst, phaseNames[p.phase]...)
 	if p.phase == phaseEnd {
-		b.WriteByte('-')
-	} else {
-		b.WriteByte('1' + p.toMove)
+		return append(dst, " -"...)
 	}
-	return b.String()
+	return append(dst, ' ', '1'+p.toMove)
 }
 
 func (game) ParsePosition(code string) (rules.State, error) {
