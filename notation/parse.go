@@ -55,11 +55,36 @@ type parser struct {
 	attributed int
 	// moves is a stack of the moves of the lines being read, the
 	// innermost variation's last; a line takes its own off the top when
-	// it ends, in one allocation. tags is the record's tags as read. Both
-	// are reused from record to record, so that reading allocates per
-	// line and per record, not per move or per tag.
-	moves []Move
+	// it ends, in one allocation. The moves themselves are cut from slab,
+	// an array allocated for many moves at a time. tags is the record's
+	// tags as read. moves and tags are reused from record to record, so
+	// that reading allocates per line and per record, not per move or per
+	// tag.
+	moves []*Move
+	slab  []Move
 	tags  []Tag
+}
+
+// Bounds of the number of moves in a slab: a slab is shared by the
+// records read from it, and one record kept keeps it all.
+const (
+	minSlab = 16
+	maxSlab = 512
+)
+
+// newMove returns a zero Move from the slab.
+func (p *parser) newMove() *Move {
+	if len(p.slab) == 0 {
+		// A move takes at least two bytes of the input: the rest of the
+		// input bounds the moves still to come, and a quarter of it
+		// (a four-byte move, a one-byte token and its number are rarer)
+		// seldom leaves more than one slab's worth unused.
+		n := (len(p.s.src) - p.s.off) / 4
+		p.slab = make([]Move, min(maxSlab, max(minSlab, n)))
+	}
+	m := &p.slab[0]
+	p.slab = p.slab[1:]
+	return m
 }
 
 func (p *parser) next() {
@@ -169,7 +194,7 @@ func (p *parser) line(depth int, open Pos, l *Line) bool {
 		case tComment:
 			if last < 0 || number != 0 {
 				pending = append(pending, p.tok.text)
-			} else if m := &p.moves[last]; len(m.Variations) > 0 {
+			} else if m := p.moves[last]; len(m.Variations) > 0 {
 				// A comment after a variation belongs before the next move.
 				pending = append(pending, p.tok.text)
 			} else {
@@ -181,7 +206,7 @@ func (p *parser) line(depth int, open Pos, l *Line) bool {
 				p.errorf(p.tok.pos, "an annotation must follow a move")
 				return false
 			}
-			if m := &p.moves[last]; len(m.After) > 0 || len(m.Variations) > 0 {
+			if m := p.moves[last]; len(m.After) > 0 || len(m.Variations) > 0 {
 				p.errorf(p.tok.pos, "an annotation must follow a move")
 				return false
 			}
@@ -208,7 +233,6 @@ func (p *parser) line(depth int, open Pos, l *Line) bool {
 			}
 			p.next()
 			v.Pos = open
-			// p.moves may have grown while v was read: index it again.
 			p.moves[last].Variations = append(p.moves[last].Variations, v)
 			// Comments before the variation that followed the move are
 			// the move's; those after go before the next move.
@@ -253,7 +277,16 @@ func (p *parser) line(depth int, open Pos, l *Line) bool {
 				text = rest
 				pos.Col += len(w.text) - len(rest)
 			}
-			p.moves = append(p.moves, Move{Token: text, Pos: pos, Number: number, NumberPos: numberPos, Before: pending})
+			// Field by field: the slab's move is zero, and most fields stay so.
+			m := p.newMove()
+			m.Token, m.Pos = text, pos
+			if number != 0 {
+				m.Number, m.NumberPos = number, numberPos
+			}
+			if pending != nil {
+				m.Before = pending
+			}
+			p.moves = append(p.moves, m)
 			pending = nil
 			number, numberPos = 0, Pos{}
 			last = len(p.moves) - 1
@@ -282,20 +315,15 @@ func (p *parser) line(depth int, open Pos, l *Line) bool {
 }
 
 // takeMoves takes the moves from p.moves[base:] off the stack into a
-// line's own: one array of moves and one of pointers to them.
+// line's own slice.
 func (p *parser) takeMoves(base int) []*Move {
 	ms := p.moves[base:]
 	if len(ms) == 0 {
 		return nil
 	}
 	own := slices.Clone(ms)
-	ptrs := make([]*Move, len(own))
-	for i := range own {
-		ptrs[i] = &own[i]
-	}
-	clear(ms) // drop the stack's references to comments and variations
 	p.moves = p.moves[:base]
-	return ptrs
+	return own
 }
 
 // isResultLike reports whether a word is meant as a result marker.
@@ -306,7 +334,16 @@ func isResultLike(w string) bool {
 	if w[0] < '0' || w[0] > '9' {
 		return false
 	}
-	return strings.ContainsAny(w, "-/") && !strings.Contains(w, ".")
+	dash := false
+	for i := 1; i < len(w); i++ {
+		switch w[i] {
+		case '-', '/':
+			dash = true
+		case '.':
+			return false
+		}
+	}
+	return dash
 }
 
 // validResult checks a result marker's shape: * or 2 to 4 parts of 0, 1
