@@ -20,20 +20,27 @@ func Parse(file string, src []byte) ([]*Record, ErrorList) {
 
 // parseAt is Parse on a piece of a file that starts at line.
 func parseAt(file string, src []byte, line int) ([]*Record, ErrorList) {
+	var recs []*Record
+	errs := parseEach(file, src, line, func(rec *Record) { recs = append(recs, rec) })
+	return recs, errs
+}
+
+// parseEach is parseAt that hands each record that parsed to fn as soon
+// as it is read, in input order.
+func parseEach(file string, src []byte, line int, fn func(*Record)) ErrorList {
 	p := &parser{s: newScanner(file, string(src)), file: file}
 	p.s.line = line
 	p.next()
-	var recs []*Record
 	for p.tok.kind != tEOF {
 		rec, clean := p.record()
 		switch {
 		case rec == nil:
 			p.recover()
 		case clean:
-			recs = append(recs, rec)
+			fn(rec)
 		}
 	}
-	return recs, ErrorList(p.s.errs)
+	return ErrorList(p.s.errs)
 }
 
 // ParseReader is Parse on everything r holds.
