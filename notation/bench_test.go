@@ -217,3 +217,48 @@ func TestBenchCorpus(t *testing.T) {
 		t.Fatalf("%d plies replayed, %d written", plies, c.plies)
 	}
 }
+
+// BenchmarkParseMove decodes the tokens of one random playout of each
+// game against the positions they were played from, as the replay does:
+// one op is one token, so ns/op and allocs/op are per ply. Play adds
+// applying the move (rules.Play), the whole of the replay's work per ply.
+func BenchmarkParseMove(b *testing.B) {
+	for _, g := range games.All() {
+		start, err := g.Start(rules.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		moves := notation.RandomGame(start, rand.New(rand.NewPCG(4, 0xbe4c)), 1000)
+		states := make([]rules.State, len(moves))
+		toks := make([]string, len(moves))
+		s := start
+		for i, m := range moves {
+			states[i], toks[i] = s, s.FormatMove(m)
+			if s, err = s.Play(m); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(g.Name(), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				if _, err := states[i].ParseMove(toks[i]); err != nil {
+					b.Fatal(err)
+				}
+				if i++; i == len(toks) {
+					i = 0
+				}
+			}
+		})
+		b.Run(g.Name()+"/Play", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				if _, _, err := rules.Play(states[i], toks[i]); err != nil {
+					b.Fatal(err)
+				}
+				if i++; i == len(toks) {
+					i = 0
+				}
+			}
+		})
+	}
+}

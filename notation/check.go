@@ -5,7 +5,6 @@ import (
 	"errors"
 	"slices"
 	"sync"
-	"sync/atomic"
 )
 
 // Check parses src and replays every record in it. It returns the records
@@ -32,45 +31,59 @@ func CheckParallel(file string, src []byte, workers int, fn func(*Game)) ErrorLi
 	return checkAt(file, src, 1, workers, fn)
 }
 
-// checkAt is CheckParallel on a piece of a file that starts at line.
+// checkAt is CheckParallel on a piece of a file that starts at line. Each
+// record is replayed as soon as it is read, by the workers while the
+// parser reads on, so that parsing and replaying overlap.
 func checkAt(file string, src []byte, line, workers int, fn func(*Game)) ErrorList {
-	recs, errs := parseAt(file, src, line)
-	replayErrs := make([]*Error, len(recs))
-	var mu sync.Mutex
-	replay := func(i int) {
-		rec := recs[i]
-		recs[i] = nil
+	var (
+		mu         sync.Mutex
+		replayErrs []*Error // by record, in input order
+	)
+	replay := func(i int, rec *Record) {
 		g, err := Replay(rec)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {
 				e = &Error{File: file, Pos: rec.Pos, Err: err}
 			}
+			mu.Lock()
+			if i >= len(replayErrs) {
+				replayErrs = append(replayErrs, make([]*Error, i+1-len(replayErrs))...)
+			}
 			replayErrs[i] = e
+			mu.Unlock()
 			return
 		}
 		mu.Lock()
 		fn(g)
 		mu.Unlock()
 	}
-	if workers <= 1 || len(recs) < 2 {
-		for i := range recs {
-			replay(i)
-		}
+	var errs ErrorList
+	n := 0 // records read
+	if workers <= 1 {
+		errs = parseEach(file, src, line, func(rec *Record) {
+			replay(n, rec)
+			n++
+		})
 	} else {
-		var next atomic.Int64
+		type job struct {
+			i   int
+			rec *Record
+		}
+		jobs := make(chan job, 4*workers)
 		var wg sync.WaitGroup
-		for range min(workers, len(recs)) {
+		for range workers {
 			wg.Go(func() {
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= len(recs) {
-						return
-					}
-					replay(i)
+				for j := range jobs {
+					replay(j.i, j.rec)
 				}
 			})
 		}
+		errs = parseEach(file, src, line, func(rec *Record) {
+			jobs <- job{n, rec}
+			n++
+		})
+		close(jobs)
 		wg.Wait()
 	}
 	for _, e := range replayErrs {

@@ -2,6 +2,7 @@ package notation
 
 import (
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,20 +20,27 @@ func Parse(file string, src []byte) ([]*Record, ErrorList) {
 
 // parseAt is Parse on a piece of a file that starts at line.
 func parseAt(file string, src []byte, line int) ([]*Record, ErrorList) {
+	var recs []*Record
+	errs := parseEach(file, src, line, func(rec *Record) { recs = append(recs, rec) })
+	return recs, errs
+}
+
+// parseEach is parseAt that hands each record that parsed to fn as soon
+// as it is read, in input order.
+func parseEach(file string, src []byte, line int, fn func(*Record)) ErrorList {
 	p := &parser{s: newScanner(file, string(src)), file: file}
 	p.s.line = line
 	p.next()
-	var recs []*Record
 	for p.tok.kind != tEOF {
 		rec, clean := p.record()
 		switch {
 		case rec == nil:
 			p.recover()
 		case clean:
-			recs = append(recs, rec)
+			fn(rec)
 		}
 	}
-	return recs, ErrorList(p.s.errs)
+	return ErrorList(p.s.errs)
 }
 
 // ParseReader is Parse on everything r holds.
@@ -52,6 +60,38 @@ type parser struct {
 	file string
 	// attributed counts the errors that belong to records already read.
 	attributed int
+	// moves is a stack of the moves of the lines being read, the
+	// innermost variation's last; a line takes its own off the top when
+	// it ends, in one allocation. The moves themselves are cut from slab,
+	// an array allocated for many moves at a time. tags is the record's
+	// tags as read. moves and tags are reused from record to record, so
+	// that reading allocates per line and per record, not per move or per
+	// tag.
+	moves []*Move
+	slab  []Move
+	tags  []Tag
+}
+
+// Bounds of the number of moves in a slab: a slab is shared by the
+// records read from it, and one record kept keeps it all.
+const (
+	minSlab = 16
+	maxSlab = 512
+)
+
+// newMove returns a zero Move from the slab.
+func (p *parser) newMove() *Move {
+	if len(p.slab) == 0 {
+		// A move takes at least two bytes of the input: the rest of the
+		// input bounds the moves still to come, and a quarter of it
+		// (a four-byte move, a one-byte token and its number are rarer)
+		// seldom leaves more than one slab's worth unused.
+		n := (len(p.s.src) - p.s.off) / 4
+		p.slab = make([]Move, min(maxSlab, max(minSlab, n)))
+	}
+	m := &p.slab[0]
+	p.slab = p.slab[1:]
+	return m
 }
 
 func (p *parser) next() {
@@ -79,21 +119,23 @@ func (p *parser) record() (*Record, bool) {
 	// token was scanned as the lookahead of the record before, and errors
 	// are not always appended in the order of their positions.
 	from := p.attributed
-	seen := map[string]bool{}
+	p.tags = p.tags[:0]
+	var seen map[string]bool // when there are many tags
 	for p.tok.kind == tTag {
 		t := p.tok
 		if t.text != "" {
-			if seen[t.text] {
+			if p.hasTag(t.text, &seen) {
 				p.errorf(t.pos, "tag %s appears twice", t.text)
 			}
-			seen[t.text] = true
-			rec.Tags = append(rec.Tags, Tag{Name: t.text, Value: t.value, Pos: t.pos})
+			p.tags = append(p.tags, Tag{Name: t.text, Value: t.value, Pos: t.pos})
 		}
 		p.next()
 	}
-	line, ok := p.line(0, rec.Pos)
-	rec.Main = *line
-	if !ok {
+	if len(p.tags) > 0 {
+		rec.Tags = slices.Clone(p.tags)
+	}
+	p.moves = p.moves[:0]
+	if !p.line(0, rec.Pos, &rec.Main) {
 		return nil, false
 	}
 	switch p.tok.kind {
@@ -123,52 +165,82 @@ func (p *parser) record() (*Record, bool) {
 	return nil, false
 }
 
-func (p *parser) line(depth int, open Pos) (*Line, bool) {
-	l := &Line{Pos: p.tok.pos}
+// hasTag reports whether the record has a tag called name already; seen
+// takes over from a scan of the tags when there are many.
+func (p *parser) hasTag(name string, seen *map[string]bool) bool {
+	const scan = 32
+	if *seen == nil && len(p.tags) < scan {
+		for _, t := range p.tags {
+			if t.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]bool, 2*scan)
+		for _, t := range p.tags {
+			(*seen)[t.Name] = true
+		}
+	}
+	dup := (*seen)[name]
+	(*seen)[name] = true
+	return dup
+}
+
+// line reads a line of moves into l; it reports false after an error that
+// breaks off the record.
+func (p *parser) line(depth int, open Pos, l *Line) bool {
+	l.Pos = p.tok.pos
+	base := len(p.moves) // l's moves are p.moves[base:]
 	var pending []string // comments waiting for the next move
 	number, numberPos := 0, Pos{}
-	var last *Move
+	last := -1 // index of the last move in p.moves
 	for {
 		switch p.tok.kind {
 		case tComment:
-			if last == nil || number != 0 {
+			if last < 0 || number != 0 {
 				pending = append(pending, p.tok.text)
-			} else if len(last.Variations) > 0 {
+			} else if m := p.moves[last]; len(m.Variations) > 0 {
 				// A comment after a variation belongs before the next move.
 				pending = append(pending, p.tok.text)
 			} else {
-				last.After = append(last.After, p.tok.text)
+				m.After = append(m.After, p.tok.text)
 			}
 			p.next()
 		case tNAG:
-			if last == nil || len(last.After) > 0 || len(last.Variations) > 0 || number != 0 || len(pending) > 0 {
+			if last < 0 || number != 0 || len(pending) > 0 {
 				p.errorf(p.tok.pos, "an annotation must follow a move")
-				return l, false
+				return false
 			}
-			last.NAGs = append(last.NAGs, p.tok.nag)
+			if m := p.moves[last]; len(m.After) > 0 || len(m.Variations) > 0 {
+				p.errorf(p.tok.pos, "an annotation must follow a move")
+				return false
+			}
+			p.moves[last].NAGs = append(p.moves[last].NAGs, p.tok.nag)
 			p.next()
 		case tOpen:
-			if last == nil || number != 0 {
+			if last < 0 || number != 0 {
 				p.errorf(p.tok.pos, "a variation must follow the move it replaces")
-				return l, false
+				return false
 			}
 			if depth >= maxDepth {
 				p.errorf(p.tok.pos, "variations nest more than %d deep", maxDepth)
-				return l, false
+				return false
 			}
 			open := p.tok.pos
 			p.next()
-			v, ok := p.line(depth+1, open)
-			if !ok {
-				return l, false
+			v := new(Line)
+			if !p.line(depth+1, open, v) {
+				return false
 			}
 			if p.tok.kind != tClose {
 				p.errorf(open, "variation not closed: add ')'")
-				return l, false
+				return false
 			}
 			p.next()
 			v.Pos = open
-			last.Variations = append(last.Variations, v)
+			p.moves[last].Variations = append(p.moves[last].Variations, v)
 			// Comments before the variation that followed the move are
 			// the move's; those after go before the next move.
 		case tWord:
@@ -176,24 +248,25 @@ func (p *parser) line(depth int, open Pos) (*Line, bool) {
 			if isResultLike(w.text) {
 				if number != 0 {
 					p.errorf(numberPos, "a move number must be followed by a move")
-					return l, false
+					return false
 				}
 				if depth > 0 {
 					p.errorf(w.pos, "a result marker inside a variation: close it with ')' first")
-					return l, false
+					return false
 				}
 				if !validResult(w.text) {
 					p.errorf(w.pos, "%q is not a result: use 1-0, 0-1, 1/2-1/2, * or each seat's points joined by '-' (0-1-0)", w.text)
-					return l, false
+					return false
 				}
 				l.Comments = append(l.Comments, pending...)
-				return l, true
+				l.Moves = p.takeMoves(base)
+				return true
 			}
 			text, pos := w.text, w.pos
 			if text[0] >= '0' && text[0] <= '9' {
 				if number != 0 {
 					p.errorf(w.pos, "two move numbers in a row")
-					return l, false
+					return false
 				}
 				n, rest, ok := splitNumber(text)
 				if ok && rest != "" && (rest[0] >= '0' && rest[0] <= '9' || isResultLike(rest)) {
@@ -201,7 +274,7 @@ func (p *parser) line(depth int, open Pos) (*Line, bool) {
 				}
 				if !ok {
 					p.errorf(w.pos, "%q is not a move number: write it as 12.", text)
-					return l, false
+					return false
 				}
 				number, numberPos = n, w.pos
 				if rest == "" {
@@ -211,32 +284,53 @@ func (p *parser) line(depth int, open Pos) (*Line, bool) {
 				text = rest
 				pos.Col += len(w.text) - len(rest)
 			}
-			m := &Move{Token: text, Pos: pos, Number: number, NumberPos: numberPos, Before: pending}
+			// Field by field: the slab's move is zero, and most fields stay so.
+			m := p.newMove()
+			m.Token, m.Pos = text, pos
+			if number != 0 {
+				m.Number, m.NumberPos = number, numberPos
+			}
+			if pending != nil {
+				m.Before = pending
+			}
+			p.moves = append(p.moves, m)
 			pending = nil
 			number, numberPos = 0, Pos{}
-			l.Moves = append(l.Moves, m)
-			last = m
+			last = len(p.moves) - 1
 			p.next()
 		case tClose, tTag, tEOF:
 			if number != 0 {
 				p.errorf(numberPos, "a move number must be followed by a move")
-				return l, false
+				return false
 			}
 			l.Comments = append(l.Comments, pending...)
 			if p.tok.kind == tClose && depth == 0 {
 				p.errorf(p.tok.pos, "')' closes no variation")
-				return l, false
+				return false
 			}
 			if p.tok.kind != tClose && depth > 0 {
 				p.errorf(open, "variation not closed: add ')'")
-				return l, false
+				return false
 			}
-			return l, true
+			l.Moves = p.takeMoves(base)
+			return true
 		default:
 			p.errorf(p.tok.pos, "unexpected input")
-			return l, false
+			return false
 		}
 	}
+}
+
+// takeMoves takes the moves from p.moves[base:] off the stack into a
+// line's own slice.
+func (p *parser) takeMoves(base int) []*Move {
+	ms := p.moves[base:]
+	if len(ms) == 0 {
+		return nil
+	}
+	own := slices.Clone(ms)
+	p.moves = p.moves[:base]
+	return own
 }
 
 // isResultLike reports whether a word is meant as a result marker.
@@ -247,7 +341,16 @@ func isResultLike(w string) bool {
 	if w[0] < '0' || w[0] > '9' {
 		return false
 	}
-	return strings.ContainsAny(w, "-/") && !strings.Contains(w, ".")
+	dash := false
+	for i := 1; i < len(w); i++ {
+		switch w[i] {
+		case '-', '/':
+			dash = true
+		case '.':
+			return false
+		}
+	}
+	return dash
 }
 
 // validResult checks a result marker's shape: * or 2 to 4 parts of 0, 1
@@ -256,16 +359,15 @@ func validResult(w string) bool {
 	if w == "*" {
 		return true
 	}
-	parts := strings.Split(w, "-")
-	if len(parts) < 2 || len(parts) > 4 {
-		return false
-	}
-	for _, p := range parts {
-		if p != "0" && p != "1" && p != "1/2" {
+	parts := 0
+	for rest, more := w, true; more; parts++ {
+		var part string
+		part, rest, more = strings.Cut(rest, "-")
+		if part != "0" && part != "1" && part != "1/2" {
 			return false
 		}
 	}
-	return true
+	return parts >= 2 && parts <= 4
 }
 
 // splitNumber reads "12." or "12..." at the start of a word and returns the

@@ -97,12 +97,8 @@ func (r *replayer) run() (*Game, error) {
 		return nil, r.fail(r.tagPos("Game"), 0, "", errorf(ErrGame, "unknown game %q: use one of %s", name, strings.Join(games.Names(), ", ")))
 	}
 	r.seats = rec.Seats()
-	if hasPlayers(rec) {
-		for k := 1; k <= r.seats; k++ {
-			if _, ok := rec.Tag("Player" + strconv.Itoa(k)); !ok {
-				return nil, r.fail(rec.Pos, 0, "", errorf(ErrTag, "Player%d is missing: seats are numbered Player1 to Player%d without gaps", k, r.seats))
-			}
-		}
+	if k := missingPlayer(rec, r.seats); k > 0 {
+		return nil, r.fail(rec.Pos, 0, "", errorf(ErrTag, "Player%d is missing: seats are numbered Player1 to Player%d without gaps", k, r.seats))
 	}
 	// Options one at a time, so that an error points at the tag that
 	// caused it.
@@ -162,13 +158,24 @@ func (r *replayer) run() (*Game, error) {
 	return r.g, nil
 }
 
-func hasPlayers(rec *Record) bool {
+// missingPlayer returns the first seat up to seats that has no PlayerN tag
+// when the record names players, and 0 when none is missing.
+func missingPlayer(rec *Record, seats int) int {
+	var have [100]bool // playerIndex allows two digits
+	named := false
 	for _, t := range rec.Tags {
-		if _, ok := playerIndex(t.Name); ok {
-			return true
+		if k, ok := playerIndex(t.Name); ok {
+			have[k], named = true, true
 		}
 	}
-	return false
+	if named {
+		for k := 1; k <= seats; k++ {
+			if !have[k] {
+				return k
+			}
+		}
+	}
+	return 0
 }
 
 // optionsReason strips the sentinel's own words from a game's options
@@ -298,16 +305,19 @@ func (r *replayer) checkScore(final rules.State, v string) error {
 	if scores == nil {
 		return r.fail(pos, 0, "", errorf(ErrScore, "%s has no scores: remove the Score tag", r.g.Rules.Name()))
 	}
-	parts := strings.Split(v, ":")
-	if len(parts) != r.seats {
+	if strings.Count(v, ":")+1 != r.seats {
 		return r.fail(pos, 0, "", errorf(ErrScore, "Score %q: give %d seats' points joined by ':'", v, r.seats))
 	}
-	want := make([]string, len(scores))
+	var buf [64]byte
+	want := buf[:0]
 	for i, s := range scores {
-		want[i] = strconv.Itoa(s)
+		if i > 0 {
+			want = append(want, ':')
+		}
+		want = strconv.AppendInt(want, int64(s), 10)
 	}
-	if v != strings.Join(want, ":") {
-		return r.fail(pos, 0, "", errorf(ErrScore, "Score %q, but the moves give %s", v, strings.Join(want, ":")))
+	if v != string(want) {
+		return r.fail(pos, 0, "", errorf(ErrScore, "Score %q, but the moves give %s", v, want))
 	}
 	return nil
 }

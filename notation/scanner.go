@@ -2,6 +2,7 @@ package notation
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -63,6 +64,20 @@ func (s *scanner) advance() {
 	s.off++
 }
 
+// advanceTo moves to src[end], counting the lines and columns passed over,
+// as advance would byte by byte.
+func (s *scanner) advanceTo(end int) {
+	seg := s.src[s.off:end]
+	if i := strings.LastIndexByte(seg, '\n'); i >= 0 {
+		s.line += strings.Count(seg, "\n")
+		s.col = len(seg) - i
+		s.bol = true
+	} else {
+		s.col += len(seg)
+	}
+	s.off = end
+}
+
 // skipSpace skips white space and '%' escape lines.
 func (s *scanner) skipSpace() {
 	for s.off < len(s.src) {
@@ -80,13 +95,13 @@ func (s *scanner) skipSpace() {
 	}
 }
 
-func isWordByte(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '\f', '\v', '{', '}', '(', ')', ';', '[', ']', '"', '$', '!', '?':
-		return false
+// notWord holds the bytes that end a word.
+var notWord = func() (t [256]bool) {
+	for _, c := range []byte(" \t\n\r\f\v{}();[]\"$!?") {
+		t[c] = true
 	}
-	return true
-}
+	return t
+}()
 
 var suffixNAG = map[string]int{"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
@@ -115,24 +130,26 @@ func (s *scanner) next() token {
 	case '{':
 		s.advance()
 		start := s.off
-		for s.off < len(s.src) && s.src[s.off] != '}' {
-			s.advance()
-		}
-		if s.off >= len(s.src) {
+		end := strings.IndexByte(s.src[start:], '}')
+		if end < 0 {
+			s.advanceTo(len(s.src))
 			s.errorAt(t.pos, "comment not closed: add '}'")
 			t.kind = tComment
 			t.text = fold(s.src[start:])
 			return t
 		}
+		s.advanceTo(start + end)
 		t.kind, t.text = tComment, fold(s.src[start:s.off])
 		s.advance()
 		return t
 	case ';':
 		s.advance()
 		start := s.off
-		for s.off < len(s.src) && s.src[s.off] != '\n' {
-			s.advance()
+		end := strings.IndexByte(s.src[start:], '\n')
+		if end < 0 {
+			end = len(s.src) - start
 		}
+		s.advanceTo(start + end)
 		t.kind, t.text, t.line = tComment, fold(s.src[start:s.off]), true
 		return t
 	case '(':
@@ -174,9 +191,13 @@ func (s *scanner) next() token {
 		return s.next()
 	}
 	start := s.off
-	for s.off < len(s.src) && isWordByte(s.src[s.off]) {
-		s.advance()
+	end := start
+	for end < len(s.src) && !notWord[s.src[end]] {
+		end++
 	}
+	// A word holds no newline.
+	s.col += end - start
+	s.off = end
 	// Abstract Play's Pikemen form h1(NW): a parenthesised orientation
 	// directly after the word.
 	if s.off < len(s.src) && s.src[s.off] == '(' {
@@ -221,6 +242,16 @@ func (s *scanner) tag(t token) token {
 		return t
 	}
 	s.advance()
+	// Most values have no escape: then the value is the text itself.
+	end := s.off
+	for end < len(s.src) && s.src[end] != '"' && s.src[end] != '\\' && s.src[end] != '\n' {
+		end++
+	}
+	if end < len(s.src) && s.src[end] == '"' {
+		t.value = s.src[s.off:end]
+		s.advanceTo(end + 1)
+		return s.tagEnd(t)
+	}
 	var b strings.Builder
 	for {
 		if s.off >= len(s.src) || s.src[s.off] == '\n' {
@@ -241,6 +272,11 @@ func (s *scanner) tag(t token) token {
 		s.advance()
 	}
 	t.value = b.String()
+	return s.tagEnd(t)
+}
+
+// tagEnd checks a tag's value and reads the ']' after it.
+func (s *scanner) tagEnd(t token) token {
 	if !utf8.ValidString(t.value) {
 		s.errorAt(t.pos, "tag %s: the value is not valid UTF-8", t.text)
 	}
@@ -269,5 +305,36 @@ func isNameByte(c byte) bool {
 // fold trims a comment and folds its white space to single spaces, so that
 // a comment broken over lines by the formatter reads back the same.
 func fold(s string) string {
+	if folded(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// folded reports whether fold would return s unchanged: no white space
+// at either end, and single spaces between words.
+func folded(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if s[i+1] == ' ' {
+				return false
+			}
+		case c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			return false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if unicode.IsSpace(r) {
+				return false
+			}
+			i += size - 1
+		}
+	}
+	return true
 }

@@ -47,4 +47,13 @@ func TestCheckStreamMatchesCheck(t *testing.T) {
 	if !slices.Equal(str(got), str(want)) {
 		t.Errorf("errors differ: stream %d, whole %d; first stream %v, whole %v", len(got), len(want), got[:min(3, len(got))], want[:min(3, len(want))])
 	}
+	// One worker, replaying each record as it is read, finds the same.
+	var n3 int64
+	seq := CheckFunc("f", src, func(*Game) { n3++ })
+	if n3 != n1.Load() {
+		t.Errorf("valid games: one worker %d, two %d", n3, n1.Load())
+	}
+	if !slices.Equal(str(seq), str(want)) {
+		t.Errorf("errors differ: one worker %d, two %d", len(seq), len(want))
+	}
 }
