@@ -94,7 +94,20 @@ func parseToken(tok string) (token, error) {
 
 // ParseMove decodes tok against the position and returns the legal move it
 // names, or an error that says which rule the token breaks.
+//
+// A well-formed token naming a legal move is decoded without listing the
+// legal moves or allocating (decode.go); any other token goes to the slow
+// path, which lists them to say what is wrong.
 func (p Position) ParseMove(tok string) (rules.Move, error) {
+	if m, ok := readToken(tok); ok && p.isLegal(m) {
+		return m, nil
+	}
+	return p.parseMoveSlow(tok)
+}
+
+// parseMoveSlow is ParseMove by generating every legal move: the reference
+// for the fast path, and the one that explains a refusal.
+func (p Position) parseMoveSlow(tok string) (rules.Move, error) {
 	bp := movePool.Get().(*[]rules.Move)
 	defer movePool.Put(bp)
 	legal := p.AppendMoves((*bp)[:0])
@@ -345,7 +358,7 @@ func abs(x int) int {
 	return x
 }
 
-// movePool holds ParseMove's buffers of legal moves: a buffer on the stack
+// movePool holds parseMoveSlow's buffers of legal moves: a buffer on the stack
 // escapes through AppendMoves and cost a 5.6 KB allocation per token, the
 // largest cost of replaying a record.
 var movePool = sync.Pool{New: func() any {
