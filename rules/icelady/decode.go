@@ -263,3 +263,47 @@ func (p *Position) chainLegal(m *rules.Move, from int, kind uint8) bool {
 	}
 	return true
 }
+
+// hasMove reports whether the side to move has a legal move: a piece that
+// can capture, or else one that can step (gen.steps and stepTo).
+func (p *Position) hasMove() bool {
+	me := p.turn
+	for sq := 0; sq < 64; sq++ {
+		c := p.cells[sq]
+		if c == 0 || ownerOf(c) != me {
+			continue
+		}
+		kind := kindOf(c)
+		if canLeap(&p.cells, 0, me, kind, sq) {
+			return true
+		}
+		switch kind {
+		case small:
+			for _, d := range smallDirs[me] {
+				if rayLen[sq][d] >= 1 && p.canLand(kind, rays[sq][d][0]) {
+					return true
+				}
+			}
+		case med:
+			for _, d := range medDirs[me] {
+				if rayLen[sq][d] >= 2 && p.cells[rays[sq][d][0]] == 0 && p.canLand(kind, rays[sq][d][1]) {
+					return true
+				}
+			}
+		default:
+			for d := 0; d < 8; d++ {
+				if rayLen[sq][d] >= 1 && p.cells[rays[sq][d][0]] == 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// canLand reports whether a small or medium of the side to move may end a
+// step on to: empty, or its own king there to join.
+func (p *Position) canLand(kind, to uint8) bool {
+	c := p.cells[to]
+	return c == 0 || canJoin(p.turn, kind, c, int(to))
+}

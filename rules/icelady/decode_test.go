@@ -17,19 +17,20 @@ func decodePositions(t *testing.T, playouts, codes int) []icelady.Position {
 	for range playouts {
 		p := icelady.Start()
 		for {
+			ps = append(ps, p)
 			moves := p.Moves(nil)
 			if len(moves) == 0 {
 				break
 			}
-			ps = append(ps, p)
 			p = p.Apply(moves[rng.IntN(len(moves))])
 		}
 	}
 	// Captures that end by joining a king, by a small and by a medium,
-	// with more to capture beyond.
+	// with more to capture beyond; and a join that is the only legal move.
 	for _, code := range []string{
 		"IceLady 3L+M4/2s1s3/1S6/8/8/8/8/8 3 4 1",
 		"IceLady 3L4/3m4/3M1s2/8/8/8/8/8 3 4 1",
+		"IceLady Lmm5/sS6/s7/8/8/8/8/8 3 4 1",
 	} {
 		p, err := icelady.ParsePosition(code)
 		if err != nil {
@@ -50,8 +51,9 @@ func decodePositions(t *testing.T, playouts, codes int) []icelady.Position {
 
 func sqName(sq int) string { return string([]byte{byte('a' + sq%8), byte('1' + sq/8)}) }
 
-// TestDecodeAgreesWithMoves checks ParseMove's fast path against move
-// generation both ways: every legal move, in every spelling, is decoded
+// TestDecodeAgreesWithMoves checks the targeted tests against move
+// generation: the game is over exactly when Moves lists nothing; and
+// ParseMove's fast path agrees with Moves both ways: every legal move, in every spelling, is decoded
 // by the fast path to the very Move that Moves lists; and every token from
 // a square to a square (both joiners, with and without =K), and every
 // legal chain cut short, made longer or bent, is accepted by the fast path
@@ -66,6 +68,9 @@ func TestDecodeAgreesWithMoves(t *testing.T) {
 	for _, p := range decodePositions(t, playouts, codes) {
 		code := p.Code()
 		moves := p.Moves(nil)
+		if over := p.Outcome().Over; over != (len(moves) == 0) || (p.ToMove() == 0) != over {
+			t.Fatalf("%s: Outcome().Over = %v, ToMove %d, with %d legal moves", code, over, p.ToMove(), len(moves))
+		}
 		legal := map[rules.Move]bool{}
 		for _, m := range moves {
 			legal[m] = true

@@ -198,10 +198,10 @@ func (p Position) ToMove() int {
 	return int(p.turn)
 }
 
-func (p Position) over() bool {
-	var buf [64]rules.Move
-	return len(p.AppendMoves(buf[:0])) == 0
-}
+// over reports whether the side to move has no legal move: asked after
+// every ply of a replay (Outcome), so it looks for one move instead of
+// generating them all (decode.go).
+func (p Position) over() bool { return !p.hasMove() }
 
 // Moves appends the legal moves to buf[:0].
 func (p Position) Moves(buf []rules.Move) []rules.Move { return p.AppendMoves(buf[:0]) }

@@ -12,23 +12,25 @@ func squareName(sq int) string {
 	return string([]byte{byte('a' + sq%8), byte('1' + sq/8)})
 }
 
-// FormatMove writes m's canonical token: c3-d4, c3xe5xc7, e7-f8=K.
+// FormatMove writes m's canonical token: c3-d4, c3xe5xc7, e7-f8=K. The
+// string is its one allocation: a replay formats every move it plays.
 func (p Position) FormatMove(m rules.Move) string {
-	sep := "-"
+	var buf [3*rules.MaxPath + 2]byte
+	sep := byte('-')
 	if m.Kind == Capture {
-		sep = "x"
+		sep = 'x'
 	}
-	var b strings.Builder
+	b := buf[:0]
 	for i, sq := range m.Path[:m.N] {
 		if i > 0 {
-			b.WriteString(sep)
+			b = append(b, sep)
 		}
-		b.WriteString(squareName(int(sq)))
+		b = append(b, 'a'+sq%8, '1'+sq/8)
 	}
 	if m.Arg == 1 {
-		b.WriteString("=K")
+		b = append(b, '=', 'K')
 	}
-	return b.String()
+	return string(b)
 }
 
 // token is a move token read for its form alone.
