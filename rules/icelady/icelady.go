@@ -106,6 +106,9 @@ var afterCapture = [8]uint8{empty, empty, empty, empty, king, king, treeM, empty
 // stackNames spells each kind, bottom piece first.
 var stackNames = [8]string{"", "S", "M", "L", "L+S", "L+M", "L+M+S", ""}
 
+// stackNamesLower spells them for seat 2, in lower case.
+var stackNamesLower = [8]string{"", "s", "m", "l", "l+s", "l+m", "l+m+s", ""}
+
 // pieceNames names each kind for players.
 var pieceNames = [8]string{"", "small", "medium", "king", "king tree L+S", "king tree L+M", "king tree L+M+S", ""}
 
@@ -195,10 +198,10 @@ func (p Position) ToMove() int {
 	return int(p.turn)
 }
 
-func (p Position) over() bool {
-	var buf [64]rules.Move
-	return len(p.AppendMoves(buf[:0])) == 0
-}
+// over reports whether the side to move has no legal move: asked after
+// every ply of a replay (Outcome), so it looks for one move instead of
+// generating them all (decode.go).
+func (p Position) over() bool { return !p.hasMove() }
 
 // Moves appends the legal moves to buf[:0].
 func (p Position) Moves(buf []rules.Move) []rules.Move { return p.AppendMoves(buf[:0]) }
@@ -241,11 +244,16 @@ func (p Position) Scores() []int { return nil }
 
 // Code returns the position code (see the package comment).
 func (p Position) Code() string {
-	var b strings.Builder
-	b.Grow(128) // one allocation: the archive codes every position it stores
-	b.WriteString("IceLady ")
+	var buf [96]byte // room for any code: the string is the one allocation
+	return string(p.AppendCode(buf[:0]))
+}
+
+// AppendCode appends the position code to dst (see rules.CodeAppender):
+// the archive hashes the code of every position it stores.
+func (p Position) AppendCode(dst []byte) []byte {
+	dst = append(dst, "IceLady "...)
 	for r := 7; r >= 0; r-- {
-		run := 0
+		run := byte(0)
 		for f := 0; f < 8; f++ {
 			c := p.cells[r*8+f]
 			if c == 0 {
@@ -253,24 +261,23 @@ func (p Position) Code() string {
 				continue
 			}
 			if run > 0 {
-				b.WriteByte(byte('0' + run))
+				dst = append(dst, '0'+run)
 				run = 0
 			}
-			s := stackNames[kindOf(c)]
 			if ownerOf(c) == 2 {
-				s = strings.ToLower(s)
+				dst = append(dst, stackNamesLower[kindOf(c)]...)
+			} else {
+				dst = append(dst, stackNames[kindOf(c)]...)
 			}
-			b.WriteString(s)
 		}
 		if run > 0 {
-			b.WriteByte(byte('0' + run))
+			dst = append(dst, '0'+run)
 		}
 		if r > 0 {
-			b.WriteByte('/')
+			dst = append(dst, '/')
 		}
 	}
-	fmt.Fprintf(&b, " %d %d %d", p.reserve[0], p.reserve[1], p.turn)
-	return b.String()
+	return append(dst, ' ', '0'+p.reserve[0], ' ', '0'+p.reserve[1], ' ', '0'+p.turn)
 }
 
 func posErr(format string, args ...any) error {

@@ -12,23 +12,25 @@ func squareName(sq int) string {
 	return string([]byte{byte('a' + sq%8), byte('1' + sq/8)})
 }
 
-// FormatMove writes m's canonical token: c3-d4, c3xe5xc7, e7-f8=K.
+// FormatMove writes m's canonical token: c3-d4, c3xe5xc7, e7-f8=K. The
+// string is its one allocation: a replay formats every move it plays.
 func (p Position) FormatMove(m rules.Move) string {
-	sep := "-"
+	var buf [3*rules.MaxPath + 2]byte
+	sep := byte('-')
 	if m.Kind == Capture {
-		sep = "x"
+		sep = 'x'
 	}
-	var b strings.Builder
+	b := buf[:0]
 	for i, sq := range m.Path[:m.N] {
 		if i > 0 {
-			b.WriteString(sep)
+			b = append(b, sep)
 		}
-		b.WriteString(squareName(int(sq)))
+		b = append(b, 'a'+sq%8, '1'+sq/8)
 	}
 	if m.Arg == 1 {
-		b.WriteString("=K")
+		b = append(b, '=', 'K')
 	}
-	return b.String()
+	return string(b)
 }
 
 // token is a move token read for its form alone.
@@ -94,7 +96,20 @@ func parseToken(tok string) (token, error) {
 
 // ParseMove decodes tok against the position and returns the legal move it
 // names, or an error that says which rule the token breaks.
+//
+// A well-formed token naming a legal move is decoded without listing the
+// legal moves or allocating (decode.go); any other token goes to the slow
+// path, which lists them to say what is wrong.
 func (p Position) ParseMove(tok string) (rules.Move, error) {
+	if m, ok := readToken(tok); ok && p.isLegal(m) {
+		return m, nil
+	}
+	return p.parseMoveSlow(tok)
+}
+
+// parseMoveSlow is ParseMove by generating every legal move: the reference
+// for the fast path, and the one that explains a refusal.
+func (p Position) parseMoveSlow(tok string) (rules.Move, error) {
 	bp := movePool.Get().(*[]rules.Move)
 	defer movePool.Put(bp)
 	legal := p.AppendMoves((*bp)[:0])
@@ -345,7 +360,7 @@ func abs(x int) int {
 	return x
 }
 
-// movePool holds ParseMove's buffers of legal moves: a buffer on the stack
+// movePool holds parseMoveSlow's buffers of legal moves: a buffer on the stack
 // escapes through AppendMoves and cost a 5.6 KB allocation per token, the
 // largest cost of replaying a record.
 var movePool = sync.Pool{New: func() any {
