@@ -66,6 +66,9 @@ func parseToken(tok string) (token, error) {
 			}
 			return t, rules.Syntax(tok, "%s is not a square of the board (a1 to h8)", s[:n])
 		}
+		if len(t.squares) == rules.MaxPath {
+			return t, rules.Syntax(tok, "a chain of captures names at most %d squares", rules.MaxPath)
+		}
 		t.squares = append(t.squares, int(s[1]-'1')*8+int(s[0]-'a'))
 		s = s[2:]
 		if len(s) == 0 {

@@ -235,6 +235,13 @@ func checkPosition(t *testing.T, s rules.State, all bool) []rules.Move {
 			}
 		}
 	}
+	// Tokens longer than any move (hostile input in a record) are refused,
+	// never a panic.
+	for _, long := range []string{strings.Repeat("a1-", 60) + "a1", strings.Repeat("c3x", 60) + "e5", strings.Repeat("M@a1-", 2) + strings.Repeat("b2-", 60) + "c3"} {
+		if _, err := s.ParseMove(long); err == nil {
+			t.Fatalf("%s: ParseMove accepted a token of %d characters", code, len(long))
+		}
+	}
 	if _, err := s.Play(rules.Move{Kind: 0xff, N: 1, Path: [rules.MaxPath]uint8{0xfe}}); err == nil {
 		t.Fatalf("%s: Play accepted a move that is not legal", code)
 	}
