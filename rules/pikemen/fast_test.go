@@ -112,7 +112,7 @@ func spellings(p Position, m rules.Move) []string {
 }
 
 // TestParseMoveFast: along playouts of every seat count, every legal move
-// in every spelling is decoded by the fast path (decode and legal) to the
+// in every spelling is decoded by the fast path (decode and allows) to the
 // very move Moves lists, and ParseMove allocates nothing for it.
 func TestParseMoveFast(t *testing.T) {
 	plies := benchPlies()
@@ -124,9 +124,9 @@ func TestParseMoveFast(t *testing.T) {
 		buf = pl.p.Moves(buf)
 		for _, m := range buf {
 			for _, tok := range spellings(pl.p, m) {
-				fast, ok := pl.p.decode(tok)
-				if !ok || !pl.p.legal(fast) || fast != m {
-					t.Fatalf("%s: decode(%q) = %+v, %v (legal %v), want %+v", pl.p.Code(), tok, fast, ok, pl.p.legal(fast), m)
+				kind, from, to, o, ok := pl.p.decode(tok)
+				if !ok || !pl.p.allows(kind, from, to, o) || kind != m.Kind || from != int(m.Path[0]) || o != Orientation(m.Arg) || (kind != KindReorient && to != int(m.Path[1])) {
+					t.Fatalf("%s: decode(%q) = %d %d %d %v %v, want %+v", pl.p.Code(), tok, kind, from, to, o, ok, m)
 				}
 				got, err := pl.p.ParseMove(tok)
 				if err != nil || got != m {

@@ -82,28 +82,32 @@ func (p *Position) describe(sq int, withState bool) string {
 // the current orientation, and Abstract Play's h1(NW), g4-e6(U).
 //
 // A replay decodes every ply, so a legal token takes the fast way: decode
-// reads it into the one move it can mean and legal tests that move
+// reads it into the one move it can mean and allows tests that move
 // against the board (no move list, no string, no allocation). Anything
 // else goes to explain, which reads the token again to say what is wrong.
 func (p Position) ParseMove(tok string) (rules.Move, error) {
-	if m, ok := p.decode(tok); ok && p.legal(m) {
-		return m, nil
+	if kind, from, to, o, ok := p.decode(tok); ok && p.allows(kind, from, to, o) {
+		if kind == KindReorient {
+			return reorient(from, o), nil
+		}
+		return charge(kind, from, to, o), nil
 	}
 	return p.explain(tok)
 }
 
 // decode reads a well-formed token (the forms ParseMove accepts, any
 // case) into the move it names in p, without asking whether it is legal:
-// the kind comes from the separator, a missing charge orientation is the
-// piece's current one. It reports false for anything it does not read,
-// and explain gives the error.
-func (p *Position) decode(tok string) (rules.Move, bool) {
-	from, ok := parseSquare(tok)
+// its kind (from the separator), its squares (to only for a charge) and
+// the orientation after it (for a charge without one, the piece's current
+// one). It reports false for anything it does not read, and explain gives
+// the error.
+func (p *Position) decode(tok string) (kind uint8, from, to int, o Orientation, ok bool) {
+	from, ok = parseSquare(tok)
 	if !ok {
-		return rules.Move{}, false
+		return 0, 0, 0, 0, false
 	}
 	rest := tok[2:]
-	kind, to := uint8(KindReorient), 0
+	kind = KindReorient
 	if len(rest) >= 3 {
 		switch rest[0] {
 		case '-':
@@ -113,16 +117,15 @@ func (p *Position) decode(tok string) (rules.Move, bool) {
 		}
 		if kind != KindReorient {
 			if to, ok = parseSquare(rest[1:]); !ok {
-				return rules.Move{}, false
+				return 0, 0, 0, 0, false
 			}
 			rest = rest[3:]
 		}
 	}
-	var o Orientation
 	switch {
 	case rest == "":
 		if kind == KindReorient {
-			return rules.Move{}, false // "say what the piece does"
+			return 0, 0, 0, 0, false // "say what the piece does"
 		}
 		o = p.orient[from]
 	case rest[0] == ':':
@@ -133,12 +136,9 @@ func (p *Position) decode(tok string) (rules.Move, bool) {
 		ok = false
 	}
 	if !ok {
-		return rules.Move{}, false
+		return 0, 0, 0, 0, false
 	}
-	if kind == KindReorient {
-		return reorient(from, o), true
-	}
-	return charge(kind, from, to, o), true
+	return kind, from, to, o, true
 }
 
 // orientationOf reads an orientation name in ASCII letters of any case:
@@ -314,8 +314,14 @@ func (p Position) AppendCode(dst []byte) []byte {
 				dst = append(dst, '0'+empty)
 				empty = 0
 			}
-			dst = append(dst, sizeLetters[c&3], '0'+c>>2)
-			dst = append(dst, p.orient[sq].String()...)
+			// Byte by byte: a string append would call memmove for each
+			// piece.
+			name := p.orient[sq].String()
+			if len(name) == 1 {
+				dst = append(dst, sizeLetters[c&3], '0'+c>>2, name[0])
+			} else {
+				dst = append(dst, sizeLetters[c&3], '0'+c>>2, name[0], name[1])
+			}
 		}
 		if empty > 0 {
 			dst = append(dst, '0'+empty)
