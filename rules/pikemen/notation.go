@@ -80,7 +80,105 @@ func (p *Position) describe(sq int, withState bool) string {
 // ParseMove decodes a move token against the position: h1:NW, c6:U,
 // g4-e6, g4-e6:U, h3xc8, h3xc8:S in any case, a charge suffix that repeats
 // the current orientation, and Abstract Play's h1(NW), g4-e6(U).
+//
+// A replay decodes every ply, so a legal token takes the fast way: decode
+// reads it into the one move it can mean and allows tests that move
+// against the board (no move list, no string, no allocation). Anything
+// else goes to explain, which reads the token again to say what is wrong.
 func (p Position) ParseMove(tok string) (rules.Move, error) {
+	if kind, from, to, o, ok := p.decode(tok); ok && p.allows(kind, from, to, o) {
+		if kind == KindReorient {
+			return reorient(from, o), nil
+		}
+		return charge(kind, from, to, o), nil
+	}
+	return p.explain(tok)
+}
+
+// decode reads a well-formed token (the forms ParseMove accepts, any
+// case) into the move it names in p, without asking whether it is legal:
+// its kind (from the separator), its squares (to only for a charge) and
+// the orientation after it (for a charge without one, the piece's current
+// one). It reports false for anything it does not read, and explain gives
+// the error.
+func (p *Position) decode(tok string) (kind uint8, from, to int, o Orientation, ok bool) {
+	from, ok = parseSquare(tok)
+	if !ok {
+		return 0, 0, 0, 0, false
+	}
+	rest := tok[2:]
+	kind = KindReorient
+	if len(rest) >= 3 {
+		switch rest[0] {
+		case '-':
+			kind = KindCharge
+		case 'x', 'X':
+			kind = KindCapture
+		}
+		if kind != KindReorient {
+			if to, ok = parseSquare(rest[1:]); !ok {
+				return 0, 0, 0, 0, false
+			}
+			rest = rest[3:]
+		}
+	}
+	switch {
+	case rest == "":
+		if kind == KindReorient {
+			return 0, 0, 0, 0, false // "say what the piece does"
+		}
+		o = p.orient[from]
+	case rest[0] == ':':
+		o, ok = orientationOf(rest[1:])
+	case rest[0] == '(' && rest[len(rest)-1] == ')':
+		o, ok = orientationOf(rest[1 : len(rest)-1])
+	default:
+		ok = false
+	}
+	if !ok {
+		return 0, 0, 0, 0, false
+	}
+	return kind, from, to, o, true
+}
+
+// orientationOf reads an orientation name in ASCII letters of any case:
+// the fast path of parseOrientation, which explain still uses.
+func orientationOf(s string) (Orientation, bool) {
+	switch len(s) {
+	case 1:
+		switch s[0] | 0x20 {
+		case 'n':
+			return N, true
+		case 'e':
+			return E, true
+		case 's':
+			return S, true
+		case 'w':
+			return W, true
+		case 'u':
+			return U, true
+		}
+	case 2:
+		a, b := s[0]|0x20, s[1]|0x20
+		switch {
+		case a == 'n' && b == 'e':
+			return NE, true
+		case a == 'n' && b == 'w':
+			return NW, true
+		case a == 's' && b == 'e':
+			return SE, true
+		case a == 's' && b == 'w':
+			return SW, true
+		}
+	}
+	return 0, false
+}
+
+// explain decodes tok the slow way, step by step, to say in a player's
+// words why it is not a legal move here; it also accepts what decode
+// leaves to it and turns out legal (a name parseOrientation folds that
+// orientationOf does not), checked by legal as before.
+func (p Position) explain(tok string) (rules.Move, error) {
 	if p.over {
 		return rules.Move{}, &rules.MoveError{Token: tok, Reason: "the game is over", Kind: rules.ErrGameOver}
 	}
@@ -186,50 +284,63 @@ func (p *Position) checked(tok string, m rules.Move) (rules.Move, error) {
 
 // Code returns the position code (see the package comment).
 func (p Position) Code() string {
-	var b strings.Builder
-	b.Grow(192) // one allocation: the archive codes every position it stores
-	b.WriteString("Pikemen ")
-	b.WriteString(strconv.Itoa(int(p.seats)))
-	b.WriteByte(' ')
-	b.WriteString(strconv.Itoa(int(p.target)))
-	b.WriteByte(' ')
+	// The buffer holds any code (at most 36 pieces of 4 bytes, the
+	// empties, 7 slashes and the fields: well under 256), so it stays on
+	// the stack and the string is the one allocation.
+	var buf [256]byte
+	return string(p.AppendCode(buf[:0]))
+}
+
+// sizeLetters are the size letters of the code, by size (rules.SizeLetter).
+const sizeLetters = "?SML"
+
+// AppendCode appends the position code to dst (see rules.CodeAppender):
+// Code's bytes, with no allocation beyond dst's growth.
+func (p Position) AppendCode(dst []byte) []byte {
+	dst = append(dst, "Pikemen "...)
+	dst = strconv.AppendUint(dst, uint64(p.seats), 10)
+	dst = append(dst, ' ')
+	dst = strconv.AppendUint(dst, uint64(p.target), 10)
+	dst = append(dst, ' ')
 	for rank := 7; rank >= 0; rank-- {
-		empty := 0
-		for file := range 8 {
-			sq := rank*8 + file
-			if p.cell[sq] == 0 {
+		empty := byte(0)
+		for sq := rank * 8; sq < rank*8+8; sq++ {
+			c := p.cell[sq]
+			if c == 0 {
 				empty++
 				continue
 			}
 			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
+				dst = append(dst, '0'+empty)
 				empty = 0
 			}
-			b.WriteString(rules.SizeLetter(p.size(sq)))
-			b.WriteByte(byte('0' + p.owner(sq)))
-			b.WriteString(p.orient[sq].String())
+			// Byte by byte: a string append would call memmove for each
+			// piece.
+			name := p.orient[sq].String()
+			if len(name) == 1 {
+				dst = append(dst, sizeLetters[c&3], '0'+c>>2, name[0])
+			} else {
+				dst = append(dst, sizeLetters[c&3], '0'+c>>2, name[0], name[1])
+			}
 		}
 		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
+			dst = append(dst, '0'+empty)
 		}
 		if rank > 0 {
-			b.WriteByte('/')
+			dst = append(dst, '/')
 		}
 	}
-	b.WriteByte(' ')
+	dst = append(dst, ' ')
 	for i := range int(p.seats) {
 		if i > 0 {
-			b.WriteByte(':')
+			dst = append(dst, ':')
 		}
-		b.WriteString(strconv.Itoa(int(p.scores[i])))
+		dst = strconv.AppendUint(dst, uint64(p.scores[i]), 10)
 	}
-	b.WriteByte(' ')
 	if p.over {
-		b.WriteByte('-')
-	} else {
-		b.WriteString(strconv.Itoa(int(p.toMove)))
+		return append(dst, ' ', '-')
 	}
-	return b.String()
+	return append(dst, ' ', '0'+p.toMove)
 }
 
 func posErr(format string, args ...any) error {

@@ -390,35 +390,43 @@ func (p *Position) leader() uint8 {
 
 // legal reports whether m is one of p's legal moves, without listing them.
 func (p *Position) legal(m rules.Move) bool {
-	if p.over || m.N < 1 || m.N > 2 || m.Arg > uint8(U) || m.Path[0] >= 64 {
+	if m.N < 1 || m.N > 2 || m.Arg > uint8(U) || m.Path[0] >= 64 {
 		return false
 	}
-	from := int(m.Path[0])
-	if p.cell[from]>>2 != p.toMove {
+	from, o := int(m.Path[0]), Orientation(m.Arg)
+	switch m.Kind {
+	case KindReorient:
+		return m == reorient(from, o) && p.allows(KindReorient, from, 0, o)
+	case KindCharge, KindCapture:
+		to := int(m.Path[1])
+		return m == charge(m.Kind, from, to, o) && p.allows(m.Kind, from, to, o)
+	}
+	return false
+}
+
+// allows reports whether the move of the kind from square from (to square
+// to, for a charge) leaving the piece at o is legal in p: the test of the
+// board alone, for a move known to be well formed (from and to on the
+// board, kind a move kind, o an orientation).
+func (p *Position) allows(kind uint8, from, to int, o Orientation) bool {
+	if p.over || p.cell[from]>>2 != p.toMove {
 		return false
 	}
 	cur := p.orient[from]
-	o := Orientation(m.Arg)
-	switch m.Kind {
-	case KindReorient:
-		return o != cur && m == reorient(from, o)
-	case KindCharge, KindCapture:
-		if cur == U {
-			return false
+	if kind == KindReorient {
+		return o != cur
+	}
+	if cur == U {
+		return false
+	}
+	ray := &rays[from][cur]
+	for i := range rayLen[from][cur] {
+		sq := int(ray[i])
+		if c := p.cell[sq]; c != 0 {
+			return sq == to && kind == KindCapture && c>>2 != p.toMove && p.capturable(sq, p.size(from))
 		}
-		to := int(m.Path[1])
-		ray := &rays[from][cur]
-		for i := range rayLen[from][cur] {
-			sq := int(ray[i])
-			if p.cell[sq] != 0 {
-				if sq != to || p.cell[sq]>>2 == p.toMove || !p.capturable(sq, p.size(from)) {
-					return false
-				}
-				return m == charge(KindCapture, from, to, o)
-			}
-			if sq == to {
-				return m == charge(KindCharge, from, to, o)
-			}
+		if sq == to {
+			return kind == KindCharge
 		}
 	}
 	return false
