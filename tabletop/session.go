@@ -11,7 +11,8 @@
 //
 // session.go holds the session and its questions, commands.go what each
 // typed command does, save.go the file, files.go names, dates and the line
-// reader, moves.go the list of legal moves.
+// reader, moves.go the list of legal moves, engine.go the engine's seats
+// (icepost play) and hint.
 package tabletop
 
 import (
