@@ -146,7 +146,7 @@ func (t Tally) Interval() float64 {
 }
 
 // Add counts one game's result r (as Result gives it) for the player.
-func (t *Tally) Add(r float64, seats int) {
+func (t *Tally) Add(r float64) {
 	switch {
 	case r >= 1:
 		t.Wins++
@@ -197,7 +197,7 @@ func Match(ctx context.Context, start rules.State, players []Spec, n int, seed u
 			share(r, nil)
 		}
 		for j := range players {
-			tallies[j].Add(r[seatOf[j]-1], seats)
+			tallies[j].Add(r[seatOf[j]-1])
 		}
 		if each != nil {
 			if err := each(g, seatOf, moves, final); err != nil {
