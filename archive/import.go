@@ -525,7 +525,7 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 		}
 		if !blank && !isTag || inBrace {
 			sawMoves = true
-			inBrace = scanBraces(l, inBrace)
+			inBrace = notation.CommentOpen(l, inBrace)
 			ended = !inBrace && endsWithResult(l)
 		}
 		if overflowing || int64(len(cur.text))+lineLen > maxChunk {
@@ -566,21 +566,4 @@ func endsWithResult(l []byte) bool {
 		}
 	}
 	return true
-}
-
-// scanBraces reports whether a line of movetext leaves a {comment} open.
-func scanBraces(l []byte, in bool) bool {
-	for _, c := range l {
-		switch {
-		case in:
-			if c == '}' {
-				in = false
-			}
-		case c == '{':
-			in = true
-		case c == ';':
-			return false
-		}
-	}
-	return in
 }

@@ -59,7 +59,7 @@ func CheckStream(file string, r io.Reader, workers int, fn func(*Game)) (ErrorLi
 			blank := len(bytes.TrimSpace(t)) == 0 || t[0] == '%'
 			if inBrace || !blank && !isTag {
 				sawMoves = true
-				inBrace = scanBraces(l, inBrace)
+				inBrace = CommentOpen(l, inBrace)
 			}
 		}
 		if err == io.EOF {
@@ -73,8 +73,11 @@ func CheckStream(file string, r io.Reader, workers int, fn func(*Game)) (ErrorLi
 	}
 }
 
-// scanBraces reports whether a line of movetext leaves a {comment} open.
-func scanBraces(l []byte, in bool) bool {
+// CommentOpen reports whether a line of movetext leaves a {comment} open,
+// given whether one was open before it (a ';' comment ends the line). Code
+// that splits a stream into records (CheckStream here, the archive's
+// import) uses it so that a '[' inside a comment does not start a record.
+func CommentOpen(l []byte, in bool) bool {
 	for _, c := range l {
 		switch {
 		case in:
