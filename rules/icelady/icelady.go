@@ -401,3 +401,20 @@ func ParsePosition(code string) (Position, error) {
 // ApplyLegal plays m, which ParseMove or Moves returned for this position,
 // without checking it again (see rules.LegalApplier).
 func (p Position) ApplyLegal(m rules.Move) rules.State { return p.Apply(m) }
+
+var _ rules.MutableMaker = Position{}
+
+// NewMutable returns a copy of p that plays in place (see rules.Mutable).
+func (p Position) NewMutable() rules.Mutable { return &p }
+
+// PlayLegal plays m, a legal move, in place.
+func (p *Position) PlayLegal(m rules.Move) { *p = p.Apply(m) }
+
+// Set makes p a copy of src, a *Position.
+func (p *Position) Set(src rules.Mutable) { *p = *src.(*Position) }
+
+// Copy returns p as a value.
+func (p *Position) Copy() rules.State { return *p }
+
+// Score returns seat's score without allocating.
+func (p *Position) Score(int) int { return 0 }

@@ -123,6 +123,7 @@ func checkPlayouts(t *testing.T, start rules.State, c Case) {
 	rng := rand.New(rand.NewPCG(1, uint64(len(c.Name))))
 	for game := range n {
 		s := start
+		mut := rules.NewMutable(start)
 		for ply := 0; ; ply++ {
 			if ply > maxPlies {
 				t.Fatalf("playout %d: still going after %d plies at %s", game, maxPlies, s.Code())
@@ -152,6 +153,7 @@ func checkPlayouts(t *testing.T, start rules.State, c Case) {
 			if first || ply%7 == 0 {
 				checkLastMove(t, s, m, next)
 			}
+			checkMutable(t, s, mut, m, next, first || ply%7 == 0)
 			s = next
 		}
 	}
@@ -378,6 +380,51 @@ func checkLastMove(t *testing.T, prev rules.State, m rules.Move, next rules.Stat
 		// A pass may name no cell; anything else on a board names one.
 		if !strings.EqualFold(tok, "pass") {
 			t.Fatalf("%s: LastMove(%s) names no cell", prev.Code(), tok)
+		}
+	}
+}
+
+// checkMutable plays m into mut, which stands at s, and checks that it
+// agrees with next, what Play gave. With full it also checks Copy, Set and
+// Score.
+func checkMutable(t *testing.T, s rules.State, mut rules.Mutable, m rules.Move, next rules.State, full bool) {
+	t.Helper()
+	var before rules.State
+	if full {
+		before = mut.Copy()
+	}
+	mut.PlayLegal(m)
+	if !full {
+		if mut.ToMove() != next.ToMove() || mut.Outcome() != next.Outcome() {
+			t.Fatalf("%s: Mutable.PlayLegal(%s) disagrees with Play", s.Code(), s.FormatMove(m))
+		}
+		return
+	}
+	if got, want := mut.Code(), next.Code(); got != want {
+		t.Fatalf("%s: Mutable.PlayLegal(%s) gives %s, Play gives %s", s.Code(), s.FormatMove(m), got, want)
+	}
+	if before.Code() != s.Code() {
+		t.Fatalf("%s: a Mutable's Copy changed when the Mutable played (now %s)", s.Code(), before.Code())
+	}
+	scores := next.Scores()
+	for seat := 1; seat <= next.Options().Seats; seat++ {
+		want := 0
+		if scores != nil {
+			want = scores[seat-1]
+		}
+		if got := mut.Score(seat); got != want {
+			t.Fatalf("%s: Mutable.Score(%d) = %d, Scores says %d", next.Code(), seat, got, want)
+		}
+	}
+	other := rules.NewMutable(s)
+	other.Set(mut)
+	if other.Code() != next.Code() {
+		t.Fatalf("%s: Mutable.Set gives %s, want %s", s.Code(), other.Code(), next.Code())
+	}
+	if moves := other.Moves(nil); len(moves) > 0 {
+		other.PlayLegal(moves[0])
+		if mut.Code() != next.Code() {
+			t.Fatalf("%s: playing into a Mutable changed the one it was Set from", next.Code())
 		}
 	}
 }
