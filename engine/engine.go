@@ -209,9 +209,10 @@ type tree struct {
 	nodes     int // nodes in the tree
 	ran       int // iterations of the last search
 
-	buf     []rules.Move // scratch for playouts
-	reward  []float64    // scratch: a playout's result, per seat
-	rootSum []float64    // the sum of reward over the last search's playouts
+	buf     []rules.Move  // scratch for playouts
+	trial   rules.Mutable // scratch: a playout's candidate move played
+	reward  []float64     // scratch: a playout's result, per seat
+	rootSum []float64     // the sum of reward over the last search's playouts
 }
 
 // node is a position in the tree.
@@ -367,62 +368,51 @@ func (t *tree) pick(n *node) *node {
 // that gains the most points (games with scores), else the first drawn. A
 // playout that takes what is offered tells a good move from a bad one in
 // far fewer playouts than a blind one, in every game, without knowing any.
+// It plays in place (rules.Mutable): a playout allocates nothing a ply.
 func (t *tree) playout(s rules.State) {
+	cur := rules.NewMutable(s)
+	if t.trial == nil {
+		t.trial = rules.NewMutable(s)
+	}
 	for ply := 0; ply < t.cutoff; ply++ {
-		if s.Outcome().Over {
+		if cur.Outcome().Over {
 			break
 		}
-		t.buf = s.Moves(t.buf[:0])
+		t.buf = cur.Moves(t.buf[:0])
 		if len(t.buf) == 0 {
 			break
 		}
-		s = t.step(s, t.buf)
+		t.step(cur, t.buf)
 	}
-	Result(s, t.reward)
+	Result(cur, t.reward)
 }
 
 // samples is how many moves a playout weighs at each ply.
 const samples = 4
 
-// step plays the best of a few random moves of s (see playout).
-func (t *tree) step(s rules.State, moves []rules.Move) rules.State {
-	mover := s.ToMove()
-	var before int
-	if sc := s.Scores(); sc != nil {
-		before = sc[mover-1]
-	}
-	var best rules.State
+// step plays into cur the best of a few random moves of it (see playout),
+// trying each in t.trial.
+func (t *tree) step(cur rules.Mutable, moves []rules.Move) {
+	mover := cur.ToMove()
+	before := cur.Score(mover)
+	var best rules.Move
 	bestGain := math.MinInt
 	for k := 0; k < samples && len(moves) > 0; k++ {
 		i := t.rng.IntN(len(moves))
 		m := moves[i]
 		moves[i] = moves[len(moves)-1]
 		moves = moves[:len(moves)-1]
-		next := play(s, m)
-		if o := next.Outcome(); o.Over && o.Winner == mover {
-			return next
+		t.trial.Set(cur)
+		t.trial.PlayLegal(m)
+		if o := t.trial.Outcome(); o.Over && o.Winner == mover {
+			cur.Set(t.trial)
+			return
 		}
-		gain := 0
-		if sc := next.Scores(); sc != nil {
-			gain = sc[mover-1] - before
-		}
-		if gain > bestGain {
-			best, bestGain = next, gain
+		if gain := t.trial.Score(mover) - before; gain > bestGain {
+			best, bestGain = m, gain
 		}
 	}
-	return best
-}
-
-// play plays a move known to be legal.
-func play(s rules.State, m rules.Move) rules.State {
-	if a, ok := s.(rules.LegalApplier); ok {
-		return a.ApplyLegal(m)
-	}
-	next, err := s.Play(m)
-	if err != nil {
-		panic("engine: a legal move did not play: " + err.Error())
-	}
-	return next
+	cur.PlayLegal(best)
 }
 
 // Result sets r[i] to seat i+1's result in s, from 0 to 1: 1 for the
