@@ -28,19 +28,27 @@ func CheckFunc(file string, src []byte, fn func(*Game)) ErrorList {
 // of the time. fn is called from those goroutines, in no particular order,
 // one call at a time. The errors come back in input order.
 func CheckParallel(file string, src []byte, workers int, fn func(*Game)) ErrorList {
-	return checkAt(file, src, 1, workers, fn)
+	return checkAt(file, src, 1, workers, true, fn)
 }
 
 // checkAt is CheckParallel on a piece of a file that starts at line. Each
 // record is replayed as soon as it is read, by the workers while the
-// parser reads on, so that parsing and replaying overlap.
-func checkAt(file string, src []byte, line, workers int, fn func(*Game)) ErrorList {
+// parser reads on, so that parsing and replaying overlap. Without keep
+// the replays keep no positions (Validate) and fn gets nil for each valid
+// record.
+func checkAt(file string, src []byte, line, workers int, keep bool, fn func(*Game)) ErrorList {
 	var (
 		mu         sync.Mutex
 		replayErrs []*Error // by record, in input order
 	)
 	replay := func(i int, rec *Record) {
-		g, err := Replay(rec)
+		var g *Game
+		var err error
+		if keep {
+			g, err = Replay(rec)
+		} else {
+			err = Validate(rec)
+		}
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {

@@ -59,18 +59,27 @@ var Terminations = []string{"normal", "resignation", "agreement", "time forfeit"
 // the result and the score. It stops at the first problem and returns it as
 // an *Error.
 func Replay(rec *Record) (*Game, error) {
-	r := replayer{rec: rec}
-	g, err := r.run()
-	if err != nil {
+	r := replayer{rec: rec, keep: true}
+	if err := r.run(); err != nil {
 		return nil, err
 	}
-	return g, nil
+	return r.g, nil
+}
+
+// Validate is Replay for a caller that wants only the verdict: it keeps no
+// positions, playing the main line into one rules.Mutable, so that a
+// replay allocates nothing a ply.
+func Validate(rec *Record) error {
+	r := replayer{rec: rec}
+	return r.run()
 }
 
 type replayer struct {
 	rec   *Record
 	seats int
-	g     *Game
+	game  rules.Game
+	keep  bool  // build g, with every position of the main line
+	g     *Game // with keep
 }
 
 func (r *replayer) fail(pos Pos, ply int, tok string, err error) error {
@@ -86,26 +95,26 @@ func (r *replayer) tagPos(name string) Pos {
 	return r.rec.Pos
 }
 
-func (r *replayer) run() (*Game, error) {
+func (r *replayer) run() error {
 	rec := r.rec
 	name, ok := rec.Tag("Game")
 	if !ok {
-		return nil, r.fail(rec.Pos, 0, "", errorf(ErrTag, "the Game tag is required, like [Game \"IceSickle\"]; the games are %s", strings.Join(games.Names(), ", ")))
+		return r.fail(rec.Pos, 0, "", errorf(ErrTag, "the Game tag is required, like [Game \"IceSickle\"]; the games are %s", strings.Join(games.Names(), ", ")))
 	}
 	game, ok := games.Lookup(name)
 	if !ok {
-		return nil, r.fail(r.tagPos("Game"), 0, "", errorf(ErrGame, "unknown game %q: use one of %s", name, strings.Join(games.Names(), ", ")))
+		return r.fail(r.tagPos("Game"), 0, "", errorf(ErrGame, "unknown game %q: use one of %s", name, strings.Join(games.Names(), ", ")))
 	}
 	r.seats = rec.Seats()
 	if k := missingPlayer(rec, r.seats); k > 0 {
-		return nil, r.fail(rec.Pos, 0, "", errorf(ErrTag, "Player%d is missing: seats are numbered Player1 to Player%d without gaps", k, r.seats))
+		return r.fail(rec.Pos, 0, "", errorf(ErrTag, "Player%d is missing: seats are numbered Player1 to Player%d without gaps", k, r.seats))
 	}
 	// Options one at a time, so that an error points at the tag that
 	// caused it.
 	opts := rules.Options{Seats: r.seats}
 	start, err := game.Start(opts)
 	if err != nil {
-		return nil, r.fail(r.tagPos("Player"+strconv.Itoa(r.seats)), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+		return r.fail(r.tagPos("Player"+strconv.Itoa(r.seats)), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
 	}
 	for _, name := range rules.OptionNames {
 		v, ok := rec.Tag(name)
@@ -113,49 +122,59 @@ func (r *replayer) run() (*Game, error) {
 			continue
 		}
 		if err := opts.Set(name, v); err != nil {
-			return nil, r.fail(r.tagPos(name), 0, "", errorf(ErrTag, "%v", err))
+			return r.fail(r.tagPos(name), 0, "", errorf(ErrTag, "%v", err))
 		}
 		if start, err = game.Start(opts); err != nil {
-			return nil, r.fail(r.tagPos(name), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+			return r.fail(r.tagPos(name), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
 		}
 	}
 	if v, ok := rec.Tag("Setup"); ok {
 		setup, err := game.ParsePosition(v)
 		if err != nil {
-			return nil, r.fail(r.tagPos("Setup"), 0, "", errorf(ErrTag, "Setup: %v", err))
+			return r.fail(r.tagPos("Setup"), 0, "", errorf(ErrTag, "Setup: %v", err))
 		}
 		if setup.Options() != start.Options() {
-			return nil, r.fail(r.tagPos("Setup"), 0, "", errorf(ErrTag, "Setup is a position with options %+v but the tags give %+v", setup.Options(), start.Options()))
+			return r.fail(r.tagPos("Setup"), 0, "", errorf(ErrTag, "Setup is a position with options %+v but the tags give %+v", setup.Options(), start.Options()))
 		}
 		start = setup
 	}
 	if v, ok := rec.Tag("Date"); ok && !validDate(v) {
-		return nil, r.fail(r.tagPos("Date"), 0, "", errorf(ErrTag, "Date %q: write it as YYYY.MM.DD, with ? for unknown digits", v))
+		return r.fail(r.tagPos("Date"), 0, "", errorf(ErrTag, "Date %q: write it as YYYY.MM.DD, with ? for unknown digits", v))
 	}
 	term, hasTerm := rec.Tag("Termination")
 	if hasTerm && !slices.Contains(Terminations, term) {
-		return nil, r.fail(r.tagPos("Termination"), 0, "", errorf(ErrTag, "Termination %q: use one of %s", term, strings.Join(Terminations, ", ")))
+		return r.fail(r.tagPos("Termination"), 0, "", errorf(ErrTag, "Termination %q: use one of %s", term, strings.Join(Terminations, ", ")))
 	}
 	if v, ok := rec.Tag("Result"); ok && v != rec.Result {
-		return nil, r.fail(r.tagPos("Result"), 0, "", errorf(ErrResult, "the Result tag %q differs from the result marker %q", v, rec.Result))
+		return r.fail(r.tagPos("Result"), 0, "", errorf(ErrResult, "the Result tag %q differs from the result marker %q", v, rec.Result))
 	}
 
-	n := len(rec.Main.Moves)
-	r.g = &Game{Record: rec, Rules: game, Options: start.Options(), States: make([]rules.State, 1, n+1), Moves: make([]rules.Move, 0, n)}
-	r.g.States[0] = start
-	if err := r.line(&rec.Main, start, 0, true); err != nil {
-		return nil, err
+	r.game = game
+	var final rules.State
+	if r.keep {
+		n := len(rec.Main.Moves)
+		r.g = &Game{Record: rec, Rules: game, Options: start.Options(), States: make([]rules.State, 1, n+1), Moves: make([]rules.Move, 0, n)}
+		r.g.States[0] = start
+		if err := r.line(&rec.Main, start, 0, true); err != nil {
+			return err
+		}
+		final = r.g.Final()
+	} else {
+		cur := rules.NewMutable(start)
+		if err := r.check(&rec.Main, cur, 0); err != nil {
+			return err
+		}
+		final = cur
 	}
-	final := r.g.Final()
 	if err := r.checkResult(final, term, hasTerm); err != nil {
-		return nil, err
+		return err
 	}
 	if v, ok := rec.Tag("Score"); ok {
 		if err := r.checkScore(final, v); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return r.g, nil
+	return nil
 }
 
 // missingPlayer returns the first seat up to seats that has no PlayerN tag
@@ -212,6 +231,29 @@ func (r *replayer) line(l *Line, s rules.State, ply int, main bool) error {
 			r.g.varMoves = append(r.g.varMoves, varMove{m: m, from: s, mv: mv})
 		}
 		s = next
+	}
+	return nil
+}
+
+// check is line for Validate: it plays the moves of l into cur, keeping
+// nothing, and replays each variation from a copy of the position it
+// starts from.
+func (r *replayer) check(l *Line, cur rules.Mutable, ply int) error {
+	for i, m := range l.Moves {
+		n := ply + i + 1 // 1-based ply of this move
+		if m.Number != 0 {
+			if want := (n-1)/r.seats + 1; m.Number != want {
+				return r.fail(m.NumberPos, n, m.Token, errorf(ErrMoveNumber, "move number %d where %d belongs (%d seats: each number covers %d turns); is a move missing or doubled?", m.Number, want, r.seats, r.seats))
+			}
+		}
+		for _, v := range m.Variations {
+			if err := r.check(v, rules.NewMutable(cur.Copy()), n-1); err != nil {
+				return err
+			}
+		}
+		if _, err := rules.PlayInto(cur, m.Token); err != nil {
+			return r.fail(m.Pos, n, m.Token, moveError(err, cur))
+		}
 	}
 	return nil
 }
@@ -303,7 +345,7 @@ func (r *replayer) checkScore(final rules.State, v string) error {
 	pos := r.tagPos("Score")
 	scores := final.Scores()
 	if scores == nil {
-		return r.fail(pos, 0, "", errorf(ErrScore, "%s has no scores: remove the Score tag", r.g.Rules.Name()))
+		return r.fail(pos, 0, "", errorf(ErrScore, "%s has no scores: remove the Score tag", r.game.Name()))
 	}
 	if strings.Count(v, ":")+1 != r.seats {
 		return r.fail(pos, 0, "", errorf(ErrScore, "Score %q: give %d seats' points joined by ':'", v, r.seats))

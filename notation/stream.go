@@ -17,6 +17,18 @@ const streamWindow = 256 << 10
 // with the input, and returns every problem found, in input order, with
 // lines counted from the start of the input. The error is a read error.
 func CheckStream(file string, r io.Reader, workers int, fn func(*Game)) (ErrorList, error) {
+	return checkStream(file, r, workers, true, fn)
+}
+
+// ValidateStream is CheckStream for a caller that wants only the verdict
+// (icepost validate): the replays keep no positions (Validate), and it
+// returns how many records were valid.
+func ValidateStream(file string, r io.Reader, workers int) (valid int, errs ErrorList, err error) {
+	errs, err = checkStream(file, r, workers, false, func(*Game) { valid++ })
+	return valid, errs, err
+}
+
+func checkStream(file string, r io.Reader, workers int, keep bool, fn func(*Game)) (ErrorList, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
 		errs     ErrorList
@@ -28,7 +40,7 @@ func CheckStream(file string, r io.Reader, workers int, fn func(*Game)) (ErrorLi
 	)
 	flush := func() {
 		if len(window) > 0 {
-			errs = append(errs, checkAt(file, window, first, workers, fn)...)
+			errs = append(errs, checkAt(file, window, first, workers, keep, fn)...)
 		}
 		window = window[:0]
 		first = line + 1

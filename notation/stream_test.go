@@ -3,6 +3,7 @@ package notation
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -55,5 +56,39 @@ func TestCheckStreamMatchesCheck(t *testing.T) {
 	}
 	if !slices.Equal(str(seq), str(want)) {
 		t.Errorf("errors differ: one worker %d, two %d", len(seq), len(want))
+	}
+}
+
+// ValidateStream, which keeps no positions, finds exactly what CheckStream
+// finds in every test file: the same errors, the same valid records.
+func TestValidateStreamAgreesWithCheckStream(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"testdata/fmt/*.txt", "testdata/errors/*.txt", "testdata/fuzz/*/*"} {
+		m, _ := filepath.Glob(glob)
+		files = append(files, m...)
+	}
+	if len(files) < 3 {
+		t.Fatalf("only %d test files", len(files))
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := 0
+		want, err := CheckStream(file, bytes.NewReader(src), 2, func(*Game) { kept++ })
+		if err != nil {
+			t.Fatal(err)
+		}
+		valid, got, err := ValidateStream(file, bytes.NewReader(src), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if valid != kept {
+			t.Errorf("%s: ValidateStream found %d valid records, CheckStream %d", file, valid, kept)
+		}
+		if got.Error() != want.Error() {
+			t.Errorf("%s: ValidateStream says\n%v\nCheckStream says\n%v", file, got, want)
+		}
 	}
 }

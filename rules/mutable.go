@@ -28,7 +28,8 @@ type Mutable interface {
 
 // MutableMaker is a State that offers a Mutable of its own kind. A game
 // that does not gets the boxed one of NewMutable, which works the same
-// and allocates a State a ply.
+// and allocates a State a ply. A game that offers one promises, as for
+// LegalApplier, that its ParseMove returns only legal moves.
 type MutableMaker interface {
 	NewMutable() Mutable
 }
@@ -40,6 +41,25 @@ func NewMutable(s State) Mutable {
 		return mm.NewMutable()
 	}
 	return &boxed{State: s}
+}
+
+// PlayInto decodes tok against m's position and plays it into m: Play
+// for a Mutable. On an error m is unchanged.
+func PlayInto(m Mutable, tok string) (Move, error) {
+	if b, ok := m.(*boxed); ok {
+		next, mv, err := Play(b.State, tok)
+		if err != nil {
+			return Move{}, err
+		}
+		b.State = next
+		return mv, nil
+	}
+	mv, err := m.ParseMove(tok)
+	if err != nil {
+		return Move{}, err
+	}
+	m.PlayLegal(mv)
+	return mv, nil
 }
 
 // boxed is the Mutable of a game that offers none: it keeps a State and

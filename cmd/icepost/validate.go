@@ -25,7 +25,7 @@ func cmdValidate(e *env, args []string) int {
 	// small (one file's records): collecting less often saves a third of
 	// the CPU time for some more memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	// ... but no more than this, which streaming (notation.CheckStream)
+	// ... but no more than this, which streaming (notation.ValidateStream)
 	// leaves room for whatever the size of the input.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(40 << 20))
 	code, valid, invalid := exitOK, 0, 0
@@ -39,7 +39,8 @@ func cmdValidate(e *env, args []string) int {
 		}
 		// Count valid games without keeping them, replaying records on
 		// every core, reading the file a window of records at a time.
-		errs, err := notation.CheckStream(name, r, runtime.GOMAXPROCS(0), func(*notation.Game) { valid++ })
+		n, errs, err := notation.ValidateStream(name, r, runtime.GOMAXPROCS(0))
+		valid += n
 		r.Close()
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost validate: %v\n", err)
