@@ -223,15 +223,19 @@ func (s *Server) runBotJob(ctx context.Context, j botJob) (err error) {
 	if level == 0 {
 		level = g.seats[firstBit(g.botMask()&^g.drawOffers)].bot
 	}
-	p, err := engine.New(engine.Config{Level: level, Seed: uint64(g.id)*1_000_003 + uint64(g.ply()),
-		MoveTime: s.Bots.moveTime(), Workers: s.Bots.Workers})
-	if err != nil {
-		return err
+	p := s.botTrees.take(g.id, level)
+	if p == nil {
+		p, err = engine.New(engine.Config{Level: level, Seed: uint64(g.id)*1_000_003 + uint64(g.ply()),
+			MoveTime: s.Bots.moveTime(), Workers: s.Bots.Workers})
+		if err != nil {
+			return err
+		}
 	}
 	c, err := p.Move(ctx, g.state())
 	if err != nil {
 		return err
 	}
+	s.botTrees.give(g.id, level, p)
 
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {

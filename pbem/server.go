@@ -50,6 +50,8 @@ type Server struct {
 	Deadlines Deadlines
 	// Bots: how the computer opponent searches (see bot.go).
 	Bots Bots
+
+	botTrees botTrees // the search trees of the last bot games
 }
 
 // Disposition says where a handled mail goes.
