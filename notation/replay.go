@@ -208,10 +208,8 @@ func optionsReason(err error) string {
 func (r *replayer) line(l *Line, s rules.State, ply int, main bool) error {
 	for i, m := range l.Moves {
 		n := ply + i + 1 // 1-based ply of this move
-		if m.Number != 0 {
-			if want := (n-1)/r.seats + 1; m.Number != want {
-				return r.fail(m.NumberPos, n, m.Token, errorf(ErrMoveNumber, "move number %d where %d belongs (%d seats: each number covers %d turns); is a move missing or doubled?", m.Number, want, r.seats, r.seats))
-			}
+		if err := r.checkNumber(m, n); err != nil {
+			return err
 		}
 		// Variations replace this move: replay them from the position
 		// before it.
@@ -241,10 +239,8 @@ func (r *replayer) line(l *Line, s rules.State, ply int, main bool) error {
 func (r *replayer) check(l *Line, cur rules.Mutable, ply int) error {
 	for i, m := range l.Moves {
 		n := ply + i + 1 // 1-based ply of this move
-		if m.Number != 0 {
-			if want := (n-1)/r.seats + 1; m.Number != want {
-				return r.fail(m.NumberPos, n, m.Token, errorf(ErrMoveNumber, "move number %d where %d belongs (%d seats: each number covers %d turns); is a move missing or doubled?", m.Number, want, r.seats, r.seats))
-			}
+		if err := r.checkNumber(m, n); err != nil {
+			return err
 		}
 		for _, v := range m.Variations {
 			if err := r.check(v, rules.NewMutable(cur.Copy()), n-1); err != nil {
@@ -253,6 +249,16 @@ func (r *replayer) check(l *Line, cur rules.Mutable, ply int) error {
 		}
 		if _, err := rules.PlayInto(cur, m.Token); err != nil {
 			return r.fail(m.Pos, n, m.Token, moveError(err, cur))
+		}
+	}
+	return nil
+}
+
+// checkNumber checks the move number written before m, the nth ply.
+func (r *replayer) checkNumber(m *Move, n int) error {
+	if m.Number != 0 {
+		if want := (n-1)/r.seats + 1; m.Number != want {
+			return r.fail(m.NumberPos, n, m.Token, errorf(ErrMoveNumber, "move number %d where %d belongs (%d seats: each number covers %d turns); is a move missing or doubled?", m.Number, want, r.seats, r.seats))
 		}
 	}
 	return nil
