@@ -289,10 +289,15 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 		if p.cell[sq]>>2 != me {
 			continue
 		}
+		// Each move is written from a template that differs only in its
+		// orientation: a Move is large, and building each anew is most of
+		// the cost of a playout.
 		cur := p.orient[sq]
+		m := reorient(sq, N)
 		for o := N; o <= U; o++ {
 			if o != cur {
-				buf = append(buf, reorient(sq, o))
+				m.Arg = uint8(o)
+				buf = append(buf, m)
 			}
 		}
 		if cur == U {
@@ -300,19 +305,21 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 		}
 		size := p.size(sq)
 		ray := &rays[sq][cur]
+		m = charge(KindCharge, sq, sq, N)
 		for i := range rayLen[sq][cur] {
-			to := int(ray[i])
-			kind := uint8(KindCharge)
+			to := ray[i]
 			if c := p.cell[to]; c != 0 {
-				if c>>2 == me || !p.capturable(to, size) {
+				if c>>2 == me || !p.capturable(int(to), size) {
 					break
 				}
-				kind = KindCapture
+				m.Kind = KindCapture
 			}
+			m.Path[1] = to
 			for o := N; o <= U; o++ {
-				buf = append(buf, charge(kind, sq, to, o))
+				m.Arg = uint8(o)
+				buf = append(buf, m)
 			}
-			if kind == KindCapture {
+			if m.Kind == KindCapture {
 				break
 			}
 		}
