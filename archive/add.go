@@ -63,7 +63,8 @@ type gameRow struct {
 	seats, target, plies                     int
 	winner                                   int // -1 undecided
 	dedupe                                   int64
-	record                                   []byte // packed
+	record                                   []byte // packed, when not format 2
+	recHead                                  []byte // format 2 before its moves (packMoves)
 	seatRows                                 []seatRow
 	tags                                     []notation.Tag
 	hashes                                   []uint64 // position hashes by ply
@@ -113,8 +114,12 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 		target: g.Options.Target,
 		result: rec.Result,
 		plies:  len(g.Moves),
-		record: packRecord(text),
 		prov:   prov,
+	}
+	if plainRecord(rec, text) {
+		r.recHead = packTags(rec.Tags, rec.Result) // the moves follow when numbered
+	} else {
+		r.record = packRecord(text)
 	}
 	r.setup, r.hasSetup = rec.Tag("Setup")
 	r.date, r.hasDate = rec.Tag("Date")
@@ -331,10 +336,18 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	if r.prov.MailGame != "" {
 		mail = r.prov.MailGame
 	}
+	ids, err := ins.moveIDs(ctx, r.tokens)
+	if err != nil {
+		return 0, false, err
+	}
+	record := r.record
+	if r.recHead != nil {
+		record = packMoves(r.recHead, ids)
+	}
 	res, err := ins.insGame.ExecContext(ctx, r.game, r.seats, r.board, r.target, nullString(r.setup, r.hasSetup),
 		r.result, winner, nullString(r.scores, r.hasScores), nullString(r.term, r.hasTerm),
 		nullString(r.date, r.hasDate), nullString(r.event, r.hasEvent), nullString(r.site, r.hasSite), nullString(r.round, r.hasRound),
-		r.plies, r.dedupe, r.record, src, line, off, mail, ins.now)
+		r.plies, r.dedupe, record, src, line, off, mail, ins.now)
 	if err != nil {
 		return 0, false, fmt.Errorf("storing game: %w", err)
 	}
@@ -355,9 +368,7 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 			return 0, false, fmt.Errorf("storing tag: %w", err)
 		}
 	}
-	if err := ins.addPositions(ctx, id, r); err != nil {
-		return 0, false, err
-	}
+	ins.addPositions(id, r, ids)
 	if _, err := ins.insTxt.ExecContext(ctx, id, r.text[0], r.text[1], r.text[2]); err != nil {
 		return 0, false, fmt.Errorf("storing text: %w", err)
 	}
@@ -401,20 +412,29 @@ func outcomeFor(winner int, seat uint8) uint32 {
 	return outcomeLoss
 }
 
-// addPositions queues a game's index entries.
-func (ins *inserter) addPositions(ctx context.Context, id int64, r *gameRow) error {
+// moveIDs numbers a main line's tokens.
+func (ins *inserter) moveIDs(ctx context.Context, tokens []string) ([]uint32, error) {
+	ids := make([]uint32, len(tokens))
+	for i, t := range tokens {
+		id, err := ins.moveID(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		ids[i] = id
+	}
+	return ids, nil
+}
+
+// addPositions queues a game's index entries; ids are its main line's
+// move numbers.
+func (ins *inserter) addPositions(id int64, r *gameRow, ids []uint32) {
 	for ply, h := range r.hashes {
 		var code uint32
-		if ply < len(r.tokens) {
-			mid, err := ins.moveID(ctx, r.tokens[ply])
-			if err != nil {
-				return err
-			}
-			code = mid<<2 | outcomeFor(r.winner, r.movers[ply])
+		if ply < len(ids) {
+			code = ids[ply]<<2 | outcomeFor(r.winner, r.movers[ply])
 		}
 		ins.pending = append(ins.pending, entry{hash: h, game: id, ply: uint32(ply), code: code})
 	}
-	return nil
 }
 
 // flush stores the queued entries as one sorted run and merges runs up to

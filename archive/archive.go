@@ -34,7 +34,8 @@ var schema = sqlitedb.Migrations{Name: "archive", Table: "archive_migrations", F
 
 // Archive is an open archive database.
 type Archive struct {
-	db *sql.DB
+	db   *sql.DB
+	toks tokenCache
 }
 
 // DSN returns the connection string with the settings the archive relies
@@ -154,7 +155,7 @@ func reindex(ctx context.Context, db *sql.DB) error {
 				last = gs[len(gs)-1].id
 			}
 			for _, g := range gs {
-				text, err := unpackRecord(g.packed)
+				text, err := unpackRecord(g.packed, tokensFrom(ctx, tx, &tokenCache{}))
 				if err != nil {
 					continue // verify reports it
 				}
@@ -170,9 +171,11 @@ func reindex(ctx context.Context, db *sql.DB) error {
 					r.hashes = append(r.hashes, uint64(PositionHash(s)))
 					r.movers = append(r.movers, uint8(s.ToMove()))
 				}
-				if err := ins.addPositions(ctx, g.id, r); err != nil {
+				ids, err := ins.moveIDs(ctx, r.tokens)
+				if err != nil {
 					return err
 				}
+				ins.addPositions(g.id, r, ids)
 			}
 			if err := ins.flush(ctx, maxLevel); err != nil {
 				return err

@@ -192,7 +192,7 @@ func (a *Archive) each(ctx context.Context, q Query, withRecord bool, fn func(Su
 		}
 		var text []byte
 		if withRecord {
-			if text, err = unpackRecord(packed); err != nil {
+			if text, err = unpackRecord(packed, a.tokens(ctx)); err != nil {
 				return fmt.Errorf("game %d: %w", s.ID, err)
 			}
 		}
@@ -239,7 +239,7 @@ func (a *Archive) Get(ctx context.Context, id int64) (*Stored, error) {
 		return nil, err
 	}
 	st.Summary, st.Offset = s, off.Int64
-	if st.Record, err = unpackRecord(packed); err != nil {
+	if st.Record, err = unpackRecord(packed, a.tokens(ctx)); err != nil {
 		return nil, err
 	}
 	return &st, nil

@@ -71,6 +71,10 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 		return 0, 0, err
 	}
 
+	if err := a.loadAllTokens(ctx); err != nil {
+		return 0, 0, err
+	}
+	toks := a.tokens(ctx)
 	type job struct {
 		id     int64
 		plies  int
@@ -83,7 +87,7 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for j := range jobs {
-				text, err := unpackRecord(j.packed)
+				text, err := unpackRecord(j.packed, toks)
 				if err == nil {
 					_, err = replayText(fmt.Sprintf("game %d", j.id), text)
 				}
