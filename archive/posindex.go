@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -487,31 +488,75 @@ func compact(ctx context.Context, tx *sql.Tx, maxLevel int) error {
 	}
 }
 
-// runCursor streams one run's entries in order.
+// runCursor streams one run's entries in order, a few blocks at a time.
+// When consume is set it deletes the blocks it has read, so that the run
+// a merge writes takes their pages instead of growing the file (a merge
+// of runs as large as the index would otherwise leave the file twice the
+// size, the old runs' pages free inside it).
 type runCursor struct {
-	rows *sql.Rows
-	buf  []entry
-	i    int
-	cur  entry
+	ctx     context.Context
+	tx      *sql.Tx
+	run     int64
+	consume bool
+	lastLo  int64
+	lastID  int64
+	done    bool
+	buf     []entry
+	i       int
+	cur     entry
+	ids     []int64
 }
+
+// cursorChunk is how many blocks a cursor reads at once.
+const cursorChunk = 64
 
 func (c *runCursor) next() (bool, error) {
 	for c.i >= len(c.buf) {
-		if !c.rows.Next() {
-			return false, c.rows.Err()
+		if c.done {
+			return false, nil
 		}
-		var data []byte
-		if err := c.rows.Scan(&data); err != nil {
-			return false, err
-		}
-		c.buf, c.i = c.buf[:0], 0
-		if err := decodeBlock(data, func(e entry) bool { c.buf = append(c.buf, e); return true }); err != nil {
+		if err := c.load(); err != nil {
 			return false, err
 		}
 	}
 	c.cur = c.buf[c.i]
 	c.i++
 	return true, nil
+}
+
+func (c *runCursor) load() error {
+	rows, err := c.tx.QueryContext(c.ctx, `SELECT id, lo, data FROM pos_blocks WHERE run = ?1 AND (lo, id) > (?2, ?3) ORDER BY lo, id LIMIT ?4`,
+		c.run, c.lastLo, c.lastID, cursorChunk)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	c.buf, c.i, c.ids = c.buf[:0], 0, c.ids[:0]
+	n := 0
+	for rows.Next() {
+		var data []byte
+		if err := rows.Scan(&c.lastID, &c.lastLo, &data); err != nil {
+			return err
+		}
+		n++
+		c.ids = append(c.ids, c.lastID)
+		if err := decodeBlock(data, func(e entry) bool { c.buf = append(c.buf, e); return true }); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	if n < cursorChunk {
+		c.done = true
+	}
+	if c.consume && len(c.ids) > 0 {
+		if _, err := c.tx.ExecContext(c.ctx, `DELETE FROM pos_blocks WHERE id IN (SELECT value FROM json_each(?))`, idList(c.ids)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type cursorHeap []*runCursor
@@ -538,27 +583,15 @@ func mergeRuns(ctx context.Context, tx *sql.Tx, runs []runInfo) error {
 		return err
 	}
 	var h cursorHeap
-	defer func() {
-		for _, c := range h {
-			c.rows.Close()
-		}
-	}()
 	for _, r := range runs {
-		rows, err := tx.QueryContext(ctx, `SELECT data FROM pos_blocks WHERE run = ? ORDER BY lo, id`, r.id)
-		if err != nil {
-			return err
-		}
-		c := &runCursor{rows: rows}
+		c := &runCursor{ctx: ctx, tx: tx, run: r.id, consume: true, lastLo: math.MinInt64, lastID: math.MinInt64}
 		ok, err := c.next()
 		if err != nil {
-			rows.Close()
 			return err
 		}
-		if !ok {
-			rows.Close()
-			continue
+		if ok {
+			h = append(h, c)
 		}
-		h = append(h, c)
 	}
 	heap.Init(&h)
 	for len(h) > 0 {
@@ -573,7 +606,6 @@ func mergeRuns(ctx context.Context, tx *sql.Tx, runs []runInfo) error {
 		if ok {
 			heap.Fix(&h, 0)
 		} else {
-			c.rows.Close()
 			heap.Pop(&h)
 		}
 	}

@@ -91,6 +91,24 @@ func TestIndexRunsMerge(t *testing.T) {
 	if total != 20 {
 		t.Errorf("explorer: %d games, want 20", total)
 	}
+	// An entry with the wrong move (the same number of entries) is
+	// reported.
+	var id int64
+	var data []byte
+	if err := a.DB().QueryRow(`SELECT id, data FROM pos_blocks ORDER BY id LIMIT 1`).Scan(&id, &data); err != nil {
+		t.Fatal(err)
+	}
+	var es []entry
+	decodeBlock(data, func(e entry) bool { es = append(es, e); return true })
+	es[0].code ^= 1
+	if _, err := a.DB().Exec(`UPDATE pos_blocks SET data = ? WHERE id = ?`, encodeBlock(nil, es, blockRice(data)), id); err != nil {
+		t.Fatal(err)
+	}
+	if _, f, _ := a.Verify(ctx, nil); f != 1 {
+		t.Errorf("verify found %d games wrong with one entry's move changed, want 1", f)
+	}
+	es[0].code ^= 1
+	a.DB().Exec(`UPDATE pos_blocks SET data = ? WHERE id = ?`, encodeBlock(nil, es, blockRice(data)), id)
 	// A damaged index is reported.
 	if _, err := a.DB().Exec(`DELETE FROM pos_blocks WHERE id = (SELECT max(id) FROM pos_blocks)`); err != nil {
 		t.Fatal(err)
