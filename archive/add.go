@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -103,9 +102,16 @@ func seatOf(name string) (int, bool) {
 func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 	g.Canonicalize()
 	rec := g.Record
-	text := notation.AppendFormat(nil, rec)
-	if len(text) > MaxRecordBytes {
-		return nil, fmt.Errorf("%w: %d bytes, the archive takes up to %d", ErrTooLarge, len(text), MaxRecordBytes)
+	// A plain record (format 2) is not formatted here: its text is the
+	// formatter's output for its tags, moves and result, formatted when
+	// read. Only a long one is formatted, to measure it.
+	plain := plainRecord(rec)
+	var text []byte
+	if !plain || textBound(rec) > MaxRecordBytes {
+		text = notation.AppendFormat(nil, rec)
+		if len(text) > MaxRecordBytes {
+			return nil, fmt.Errorf("%w: %d bytes, the archive takes up to %d", ErrTooLarge, len(text), MaxRecordBytes)
+		}
 	}
 	r := &gameRow{
 		game:   g.Rules.Name(),
@@ -116,7 +122,7 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 		plies:  len(g.Moves),
 		prov:   prov,
 	}
-	if plainRecord(rec, text) {
+	if plain {
 		r.recHead = packTags(rec.Tags, rec.Result) // the moves follow when numbered
 	} else {
 		r.record = packRecord(text)
@@ -440,7 +446,7 @@ func (ins *inserter) addPositions(id int64, r *gameRow, ids []uint32) {
 // flush stores the queued entries as one sorted run and merges runs up to
 // maxLevel.
 func (ins *inserter) flush(ctx context.Context, maxLevel int) error {
-	slices.SortFunc(ins.pending, entryCmp)
+	ins.pending, _ = sortEntries(ins.pending, nil)
 	if err := writeRun(ctx, ins.tx, ins.pending); err != nil {
 		return fmt.Errorf("storing positions: %w", err)
 	}

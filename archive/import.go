@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -114,6 +113,9 @@ type Importer struct {
 	records int
 	err     error
 	moves   map[string]uint32 // move tokens numbered, kept across batches
+	// The position entries of a batch and the radix sort's other buffer,
+	// kept for the next batch (the storing goroutine's).
+	pending, spare []entry
 	// Full batches are stored by a goroutine while the next is replayed.
 	storeCh   chan []outcome
 	storeDone chan struct{}
@@ -320,6 +322,7 @@ func (im *Importer) store(stage []outcome) error {
 			return err
 		}
 		defer ins.close()
+		ins.pending = im.pending[:0] // the last batch's buffers, reused
 		qins, err := tx.PrepareContext(ctx, quarantineInsert)
 		if err != nil {
 			return err
@@ -344,8 +347,9 @@ func (im *Importer) store(stage []outcome) error {
 				st.Imported++
 			}
 		}
-		slices.SortFunc(ins.pending, entryCmp)
-		return writeRun(ctx, tx, ins.pending)
+		sorted, spare := sortEntries(ins.pending, im.spare)
+		im.pending, im.spare = sorted[:0], spare[:0]
+		return writeRun(ctx, tx, sorted)
 	})
 	if err != nil {
 		return err

@@ -777,3 +777,50 @@ func blockRice(b []byte) uint8 {
 	_, k2 := binary.Varint(b[k1:])
 	return b[k1+k2]
 }
+
+// sortEntries sorts entries by hash, game and ply. es is normally in
+// (game, ply) order already (a batch queues its games in the order it
+// numbers them), so a stable radix sort on the hash alone sorts it, in
+// four passes of 16 bits: a quarter of the time of a comparison sort of
+// a batch. Whatever es is, the result is checked and a comparison sort
+// finishes it when the order was not the expected one. scratch is reused
+// when large enough; the buffer not holding the result is returned for
+// the next call.
+func sortEntries(es, scratch []entry) (sorted, spare []entry) {
+	if len(es) < 1<<12 {
+		slices.SortFunc(es, entryCmp)
+		return es, scratch
+	}
+	if cap(scratch) < len(es) {
+		scratch = make([]entry, len(es))
+	}
+	src, dst := es, scratch[:len(es)]
+	var count [1 << 16]int
+	for shift := uint(0); shift < 64; shift += 16 {
+		clear(count[:])
+		for i := range src {
+			count[uint16(src[i].hash>>shift)]++
+		}
+		if count[uint16(src[0].hash>>shift)] == len(src) {
+			continue // every entry has the same digit
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for i := range src {
+			d := uint16(src[i].hash >> shift)
+			dst[count[d]] = src[i]
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	for i := 1; i < len(src); i++ {
+		if entryCmp(src[i-1], src[i]) > 0 {
+			slices.SortFunc(src, entryCmp)
+			break
+		}
+	}
+	return src, dst
+}

@@ -117,3 +117,26 @@ func TestIndexRunsMerge(t *testing.T) {
 		t.Error("verify found nothing wrong with a block missing")
 	}
 }
+
+// sortEntries sorts like entryCmp whether its input is in (game, ply)
+// order (the radix sort alone) or not (the check and the fallback).
+func TestSortEntries(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{10, 5000, 70000} {
+		for _, ordered := range []bool{true, false} {
+			es := make([]entry, n)
+			for i := range es {
+				es[i] = entry{hash: r.Uint64() % uint64(n/3+1) * 0x9e3779b97f4a7c15, game: int64(i / 7), ply: uint32(i % 7), code: uint32(i)}
+				if !ordered {
+					es[i].game = int64(r.IntN(n))
+				}
+			}
+			want := slices.Clone(es)
+			slices.SortFunc(want, entryCmp)
+			got, _ := sortEntries(es, nil)
+			if !slices.Equal(got, want) {
+				t.Errorf("%d entries, ordered %v: not sorted", n, ordered)
+			}
+		}
+	}
+}
