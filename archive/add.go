@@ -447,7 +447,7 @@ func (ins *inserter) addPositions(id int64, r *gameRow, ids []uint32) {
 // maxLevel.
 func (ins *inserter) flush(ctx context.Context, maxLevel int) error {
 	ins.pending, _ = sortEntries(ins.pending, nil)
-	if err := writeRun(ctx, ins.tx, ins.pending); err != nil {
+	if _, err := writeRun(ctx, ins.tx, ins.pending); err != nil {
 		return fmt.Errorf("storing positions: %w", err)
 	}
 	ins.pending = ins.pending[:0]

@@ -419,22 +419,23 @@ func (w *runWriter) close() error {
 	return err
 }
 
-// writeRun stores sorted entries as a new run.
-func writeRun(ctx context.Context, tx *sql.Tx, es []entry) error {
+// writeRun stores sorted entries as a new run and returns its id (0 when
+// there are no entries).
+func writeRun(ctx context.Context, tx *sql.Tx, es []entry) (int64, error) {
 	if len(es) == 0 {
-		return nil
+		return 0, nil
 	}
 	w, err := newRunWriter(ctx, tx, int64(len(es)))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, e := range es {
 		if err := w.add(e); err != nil {
 			w.ins.Close()
-			return err
+			return 0, err
 		}
 	}
-	return w.close()
+	return w.run, w.close()
 }
 
 type runInfo struct {
@@ -570,6 +571,24 @@ func (h *cursorHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// mergeRunIDs merges the runs of these ids (those that still exist).
+func mergeRunIDs(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	all, err := listRuns(ctx, tx)
+	if err != nil {
+		return err
+	}
+	var runs []runInfo
+	for _, r := range all {
+		if slices.Contains(ids, r.id) {
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) < 2 {
+		return nil
+	}
+	return mergeRuns(ctx, tx, runs)
 }
 
 // mergeRuns replaces runs by one run holding all their entries.
