@@ -222,6 +222,7 @@ type inserter struct {
 	moves                                     map[string]uint32
 	now                                       int64
 	pending                                   []entry
+	dups                                      map[int64]int64 // dedupe key -> id, when knowDups ran
 }
 
 // newInserter prepares the statements. moves, when not nil, is the move
@@ -321,14 +322,40 @@ func (ins *inserter) player(ctx context.Context, key, name string) (sql.NullInt6
 	return sql.NullInt64{Int64: id, Valid: true}, nil
 }
 
+// knowDups reads which of a batch's games the archive holds already, in
+// one query: add then looks the keys up in a map instead of asking the
+// database once a game.
+func (ins *inserter) knowDups(ctx context.Context, keys []int64) error {
+	rows, err := ins.tx.QueryContext(ctx, `SELECT dedupe, id FROM games WHERE dedupe IN (SELECT value FROM json_each(?))`, idList(keys))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	ins.dups = make(map[int64]int64, len(keys))
+	for rows.Next() {
+		var k, id int64
+		if err := rows.Scan(&k, &id); err != nil {
+			return err
+		}
+		ins.dups[k] = id
+	}
+	return rows.Err()
+}
+
 func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	var id int64
-	err := ins.findDup.QueryRowContext(ctx, r.dedupe).Scan(&id)
-	if err == nil {
-		return id, true, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, false, err
+	if ins.dups != nil {
+		if id, ok := ins.dups[r.dedupe]; ok {
+			return id, true, nil
+		}
+	} else {
+		err := ins.findDup.QueryRowContext(ctx, r.dedupe).Scan(&id)
+		if err == nil {
+			return id, true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, false, err
+		}
 	}
 	var winner any
 	if r.winner >= 0 {
@@ -359,6 +386,9 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	}
 	if id, err = res.LastInsertId(); err != nil {
 		return 0, false, err
+	}
+	if ins.dups != nil {
+		ins.dups[r.dedupe] = id // the same game later in the batch
 	}
 	for i, s := range r.seatRows {
 		pid, err := ins.player(ctx, s.key, s.name)

@@ -342,6 +342,15 @@ func (im *Importer) store(stage []outcome) error {
 			return err
 		}
 		defer qins.Close()
+		keys := make([]int64, 0, len(stage))
+		for _, o := range stage {
+			if o.row != nil {
+				keys = append(keys, o.row.dedupe)
+			}
+		}
+		if err := ins.knowDups(ctx, keys); err != nil {
+			return err
+		}
 		now := time.Now().Unix()
 		for _, o := range stage {
 			if o.reason != nil {

@@ -111,23 +111,16 @@ type bitWriter struct {
 }
 
 func (w *bitWriter) write(v uint64, n uint8) {
-	for n > 0 {
-		take := min(uint(n), 64-w.nacc)
-		if take == 0 {
-			w.flushByte()
-			continue
-		}
-		shift := uint(n) - take
-		part := (v >> shift) & (1<<take - 1)
-		if take == 64 {
-			part = v
-		}
-		w.acc = w.acc<<take | part
-		w.nacc += take
-		n -= uint8(take)
-		for w.nacc >= 8 {
-			w.flushByte()
-		}
+	if n > 56 {
+		w.write(v>>32, n-32)
+		w.write(v&(1<<32-1), 32)
+		return
+	}
+	// nacc < 8 here, so nacc + n fits in acc.
+	w.acc = w.acc<<n | v&(1<<n-1)
+	w.nacc += uint(n)
+	for w.nacc >= 8 {
+		w.flushByte()
 	}
 }
 
@@ -160,6 +153,12 @@ type bitReader struct {
 }
 
 func (r *bitReader) read(n uint8) (uint64, error) {
+	if i := r.pos >> 3; n <= 56 && int(i)+8 <= len(r.buf) {
+		// Eight bytes at once: the n bits start off bits into them.
+		w := binary.BigEndian.Uint64(r.buf[i:]) << (r.pos & 7)
+		r.pos += uint(n)
+		return w >> (64 - uint(n)) & (1<<n - 1), nil
+	}
 	var v uint64
 	for n > 0 {
 		i := r.pos >> 3
