@@ -68,7 +68,7 @@ type gameRow struct {
 	tags                                     []notation.Tag
 	hashes                                   []uint64 // position hashes by ply
 	movers                                   []uint8  // the seat to move by ply
-	tokens                                   []string // canonical tokens of the main line
+	tokens                                   string   // canonical tokens of the main line, each ended by a space (joinTokens)
 	text                                     [3]string
 	prov                                     Provenance
 }
@@ -184,10 +184,7 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 		r.hashes[i] = uint64(PositionHash(s))
 		r.movers[i] = uint8(s.ToMove())
 	}
-	r.tokens = make([]string, len(rec.Main.Moves))
-	for i, m := range rec.Main.Moves {
-		r.tokens[i] = m.Token
-	}
+	r.tokens = joinTokens(rec.Main.Moves)
 	r.dedupe = dedupeKey(g)
 	r.text = [3]string{strings.Join(playerText, " "), strings.TrimSpace(r.event + " " + r.site), strings.Join(comments(rec), " ")}
 	return r, nil
@@ -431,7 +428,7 @@ func (ins *inserter) moveID(ctx context.Context, tok string) (uint32, error) {
 	} else if err != nil {
 		return 0, err
 	}
-	ins.moves[tok] = id
+	ins.moves[strings.Clone(tok)] = id // not a piece of the game's joined tokens
 	return id, nil
 }
 
@@ -448,15 +445,36 @@ func outcomeFor(winner int, seat uint8) uint32 {
 	return outcomeLoss
 }
 
-// moveIDs numbers a main line's tokens.
-func (ins *inserter) moveIDs(ctx context.Context, tokens []string) ([]uint32, error) {
-	ids := make([]uint32, len(tokens))
-	for i, t := range tokens {
-		id, err := ins.moveID(ctx, t)
+// joinTokens keeps a main line's tokens in one string, each followed by a
+// space (canonical tokens have none): one allocation a game where a slice
+// of strings took one a move, which the garbage collector then scanned.
+func joinTokens(moves []*notation.Move) string {
+	n := 0
+	for _, m := range moves {
+		n += len(m.Token) + 1
+	}
+	b := make([]byte, 0, n)
+	for _, m := range moves {
+		b = append(b, m.Token...)
+		b = append(b, ' ')
+	}
+	return string(b)
+}
+
+// moveIDs numbers a main line's tokens (joinTokens).
+func (ins *inserter) moveIDs(ctx context.Context, tokens string) ([]uint32, error) {
+	ids := make([]uint32, 0, strings.Count(tokens, " "))
+	for tokens != "" {
+		i := strings.IndexByte(tokens, ' ')
+		if i < 0 {
+			i = len(tokens)
+		}
+		id, err := ins.moveID(ctx, tokens[:i])
 		if err != nil {
 			return nil, err
 		}
-		ids[i] = id
+		ids = append(ids, id)
+		tokens = tokens[min(i+1, len(tokens)):]
 	}
 	return ids, nil
 }

@@ -163,7 +163,7 @@ func reindex(ctx context.Context, db *sql.DB) error {
 				if err != nil {
 					continue // a record the rules now refuse: verify reports it
 				}
-				r := &gameRow{winner: -1, tokens: rg.Record.MainTokens()}
+				r := &gameRow{winner: -1, tokens: joinTokens(rg.Record.Main.Moves)}
 				if g.winner.Valid {
 					r.winner = int(g.winner.Int64)
 				}
