@@ -220,6 +220,8 @@ type inserter struct {
 	now                                       int64
 	pending                                   []entry
 	dups                                      map[int64]int64 // dedupe key -> id, when knowDups ran
+	rows                                      *batchRows      // batchMode's rows waiting
+	nextID                                    int64           // batchMode: the next game's id
 }
 
 // newInserter prepares the statements. moves, when not nil, is the move
@@ -280,6 +282,9 @@ func newInserter(ctx context.Context, tx *sql.Tx, moves map[string]uint32) (*ins
 }
 
 func (ins *inserter) close() {
+	if ins.rows != nil {
+		ins.rows.close()
+	}
 	for _, st := range []*sql.Stmt{ins.findDup, ins.insGame, ins.insSeat, ins.insTag, ins.insTxt, ins.findPlayer, ins.insPlayer, ins.findMove, ins.insMove} {
 		if st != nil {
 			st.Close()
@@ -374,38 +379,191 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	if r.recHead != nil {
 		record = packMoves(r.recHead, ids)
 	}
-	res, err := ins.insGame.ExecContext(ctx, r.game, r.seats, r.board, r.target, nullString(r.setup, r.hasSetup),
+	gameArgs := []any{r.game, r.seats, r.board, r.target, nullString(r.setup, r.hasSetup),
 		r.result, winner, nullString(r.scores, r.hasScores), nullString(r.term, r.hasTerm),
 		nullString(r.date, r.hasDate), nullString(r.event, r.hasEvent), nullString(r.site, r.hasSite), nullString(r.round, r.hasRound),
-		r.plies, r.dedupe, record, src, line, off, mail, ins.now)
-	if err != nil {
-		return 0, false, fmt.Errorf("storing game: %w", err)
-	}
-	if id, err = res.LastInsertId(); err != nil {
-		return 0, false, err
-	}
-	if ins.dups != nil {
+		r.plies, r.dedupe, record, src, line, off, mail, ins.now}
+	if ins.rows != nil {
+		// An import's batch: the rows wait and go many to a statement.
+		id = ins.nextID
+		ins.nextID++
 		ins.dups[r.dedupe] = id // the same game later in the batch
+		if err := ins.rows.games.add(append([]any{id}, gameArgs...)...); err != nil {
+			return 0, false, fmt.Errorf("storing game: %w", err)
+		}
+	} else {
+		res, err := ins.insGame.ExecContext(ctx, gameArgs...)
+		if err != nil {
+			return 0, false, fmt.Errorf("storing game: %w", err)
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return 0, false, err
+		}
 	}
 	for i, s := range r.seatRows {
 		pid, err := ins.player(ctx, s.key, s.name)
 		if err != nil {
 			return 0, false, fmt.Errorf("storing player: %w", err)
 		}
-		if _, err := ins.insSeat.ExecContext(ctx, id, i+1, pid, s.name, nullString(s.address, s.address != ""), s.outcome, s.score); err != nil {
+		args := []any{id, i + 1, pid, s.name, nullString(s.address, s.address != ""), s.outcome, s.score}
+		if ins.rows != nil {
+			err = ins.rows.add(ins.rows.seats, args)
+		} else {
+			_, err = ins.insSeat.ExecContext(ctx, args...)
+		}
+		if err != nil {
 			return 0, false, fmt.Errorf("storing seat: %w", err)
 		}
 	}
 	for _, t := range r.tags {
-		if _, err := ins.insTag.ExecContext(ctx, id, t.Name, t.Value); err != nil {
+		var err error
+		if ins.rows != nil {
+			err = ins.rows.add(ins.rows.tags, []any{id, t.Name, t.Value})
+		} else {
+			_, err = ins.insTag.ExecContext(ctx, id, t.Name, t.Value)
+		}
+		if err != nil {
 			return 0, false, fmt.Errorf("storing tag: %w", err)
 		}
 	}
 	ins.addPositions(id, r, ids)
-	if _, err := ins.insTxt.ExecContext(ctx, id, r.text[0], r.text[1], r.text[2]); err != nil {
+	if ins.rows != nil {
+		err = ins.rows.add(ins.rows.text, []any{id, r.text[0], r.text[1], r.text[2]})
+	} else {
+		_, err = ins.insTxt.ExecContext(ctx, id, r.text[0], r.text[1], r.text[2])
+	}
+	if err != nil {
 		return 0, false, fmt.Errorf("storing text: %w", err)
 	}
 	return id, false, nil
+}
+
+// rowBatch gathers rows for one table and inserts them many to a
+// statement: an import stores a game in about five statements, and a
+// statement's cost through database/sql and cgo was most of the time
+// storing took.
+type rowBatch struct {
+	ctx  context.Context
+	tx   *sql.Tx
+	head string // INSERT INTO t(a, b) VALUES
+	ncol int
+	per  int // rows in a full statement
+	full *sql.Stmt
+	args []any
+}
+
+func newRowBatch(ctx context.Context, tx *sql.Tx, head string, ncol int) *rowBatch {
+	return &rowBatch{ctx: ctx, tx: tx, head: head, ncol: ncol, per: max(1, 960/ncol)}
+}
+
+func (b *rowBatch) sql(rows int) string {
+	var sb strings.Builder
+	sb.WriteString(b.head)
+	row := "(?" + strings.Repeat(",?", b.ncol-1) + ")"
+	for i := range rows {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(row)
+	}
+	return sb.String()
+}
+
+// full reports whether the next row fills a statement.
+func (b *rowBatch) fullAfter(n int) bool { return len(b.args)+n >= b.ncol*b.per }
+
+func (b *rowBatch) add(args ...any) error {
+	b.args = append(b.args, args...)
+	if len(b.args) < b.ncol*b.per {
+		return nil
+	}
+	if b.full == nil {
+		st, err := b.tx.PrepareContext(b.ctx, b.sql(b.per))
+		if err != nil {
+			return err
+		}
+		b.full = st
+	}
+	_, err := b.full.ExecContext(b.ctx, b.args...)
+	clear(b.args)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *rowBatch) flush() error {
+	if len(b.args) == 0 {
+		return nil
+	}
+	_, err := b.tx.ExecContext(b.ctx, b.sql(len(b.args)/b.ncol), b.args...)
+	clear(b.args)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *rowBatch) close() {
+	if b.full != nil {
+		b.full.Close()
+	}
+}
+
+// batchRows are an import batch's rows waiting to be inserted. Games go
+// first: seats, tags and text refer to them.
+type batchRows struct {
+	games, seats, tags, text *rowBatch
+}
+
+// add adds a row to seats, tags or text, storing the games first when
+// the row fills a statement.
+func (br *batchRows) add(b *rowBatch, args []any) error {
+	if b.fullAfter(len(args)) {
+		if err := br.games.flush(); err != nil {
+			return err
+		}
+	}
+	return b.add(args...)
+}
+
+func (br *batchRows) flush() error {
+	for _, b := range []*rowBatch{br.games, br.seats, br.tags, br.text} {
+		if err := b.flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (br *batchRows) close() {
+	for _, b := range []*rowBatch{br.games, br.seats, br.tags, br.text} {
+		b.close()
+	}
+}
+
+// batchMode makes add gather an import batch's rows (flushRows stores
+// them) and give games ids itself, after the largest stored (what SQLite
+// would choose), knowing which keys are stored already (knowDups).
+func (ins *inserter) batchMode(ctx context.Context, keys []int64) error {
+	if err := ins.knowDups(ctx, keys); err != nil {
+		return err
+	}
+	if err := ins.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM games`).Scan(&ins.nextID); err != nil {
+		return err
+	}
+	ins.rows = &batchRows{
+		games: newRowBatch(ctx, ins.tx, `INSERT INTO games(id, game, seats, board, target, setup, result, winner, scores, termination,
+			date, event, site, round, plies, dedupe, record, source, source_line, source_offset, mail_game, added) VALUES `, 22),
+		seats: newRowBatch(ctx, ins.tx, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score) VALUES `, 7),
+		tags:  newRowBatch(ctx, ins.tx, `INSERT INTO tags(game_id, name, value) VALUES `, 3),
+		text:  newRowBatch(ctx, ins.tx, `INSERT INTO game_text(docid, players, event, comments) VALUES `, 4),
+	}
+	return nil
+}
+
+// flushRows stores the rows batchMode gathered.
+func (ins *inserter) flushRows() error {
+	if ins.rows == nil {
+		return nil
+	}
+	return ins.rows.flush()
 }
 
 // moveID numbers a canonical move token (1 and up).

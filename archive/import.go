@@ -348,7 +348,7 @@ func (im *Importer) store(stage []outcome) error {
 				keys = append(keys, o.row.dedupe)
 			}
 		}
-		if err := ins.knowDups(ctx, keys); err != nil {
+		if err := ins.batchMode(ctx, keys); err != nil {
 			return err
 		}
 		now := time.Now().Unix()
@@ -369,6 +369,9 @@ func (im *Importer) store(stage []outcome) error {
 			} else {
 				st.Imported++
 			}
+		}
+		if err := ins.flushRows(); err != nil {
+			return fmt.Errorf("storing games: %w", err)
 		}
 		sorted, spare := sortEntries(ins.pending, im.spare)
 		im.pending, im.spare = sorted[:0], spare[:0]
