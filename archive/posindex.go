@@ -2,7 +2,6 @@ package archive
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"database/sql"
 	"encoding/binary"
@@ -116,18 +115,23 @@ func (w *bitWriter) write(v uint64, n uint8) {
 		w.write(v&(1<<32-1), 32)
 		return
 	}
-	// nacc < 8 here, so nacc + n fits in acc.
+	if w.nacc+uint(n) > 64 {
+		w.spill()
+	}
 	w.acc = w.acc<<n | v&(1<<n-1)
 	w.nacc += uint(n)
-	for w.nacc >= 8 {
-		w.flushByte()
-	}
 }
 
-func (w *bitWriter) flushByte() {
-	w.nacc -= 8
-	w.buf = append(w.buf, byte(w.acc>>w.nacc))
-	w.acc &= 1<<w.nacc - 1
+// spill appends the whole bytes of acc, keeping the bits after them
+// (fewer than 8).
+func (w *bitWriter) spill() {
+	rem := w.nacc & 7
+	x := w.acc >> rem
+	for i := w.nacc / 8; i > 0; i-- {
+		w.buf = append(w.buf, byte(x>>(8*(i-1))))
+	}
+	w.acc &= 1<<rem - 1
+	w.nacc = rem
 }
 
 func (w *bitWriter) ones(n uint) {
@@ -139,6 +143,7 @@ func (w *bitWriter) ones(n uint) {
 }
 
 func (w *bitWriter) finish() []byte {
+	w.spill()
 	if w.nacc > 0 {
 		w.buf = append(w.buf, byte(w.acc<<(8-w.nacc)))
 		w.acc, w.nacc = 0, 0
@@ -559,17 +564,36 @@ func (c *runCursor) load() error {
 	return nil
 }
 
+// cursorHeap is a min-heap of cursors by their current entry (written out
+// rather than through container/heap: a merge moves every entry of the
+// index through it).
 type cursorHeap []*runCursor
 
-func (h cursorHeap) Len() int           { return len(h) }
-func (h cursorHeap) Less(i, j int) bool { return entryCmp(h[i].cur, h[j].cur) < 0 }
-func (h cursorHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *cursorHeap) Push(x any)        { *h = append(*h, x.(*runCursor)) }
-func (h *cursorHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h cursorHeap) less(i, j int) bool { return entryCmp(h[i].cur, h[j].cur) < 0 }
+
+// down restores the heap after h[i] grew.
+func (h cursorHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+func (h cursorHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
 }
 
 // mergeRunIDs merges the runs of these ids (those that still exist).
@@ -611,7 +635,7 @@ func mergeRuns(ctx context.Context, tx *sql.Tx, runs []runInfo) error {
 			h = append(h, c)
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	for len(h) > 0 {
 		c := h[0]
 		if err := w.add(c.cur); err != nil {
@@ -621,11 +645,11 @@ func mergeRuns(ctx context.Context, tx *sql.Tx, runs []runInfo) error {
 		if err != nil {
 			return err
 		}
-		if ok {
-			heap.Fix(&h, 0)
-		} else {
-			heap.Pop(&h)
+		if !ok {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
 		}
+		h.down(0)
 	}
 	if err := w.close(); err != nil {
 		return err
