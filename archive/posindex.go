@@ -75,7 +75,8 @@ const (
 	// game base and four widths.
 	blockHeader = 8 + 10 + 10 + 4
 	// mergeFanIn runs of one level are merged into one run of the next.
-	mergeFanIn = 8
+	// (It was 8 before schema 4; runs keep the level they were given.)
+	mergeFanIn = 16
 	// level0Entries is the size of the smallest tier: runs up to
 	// level0Entries entries are level 0, up to 8 times that level 1, ...
 	level0Entries = 4096
