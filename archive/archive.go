@@ -11,9 +11,10 @@
 // numbered migrations embedded in the binary; Migrate runs them on any
 // *sql.DB, so that the daemon's tables and the archive's can share a file.
 //
-// Tables: games, players, player_aliases, seats, tags, positions,
-// game_text (FTS4), quarantine, and archive_migrations for the schema
-// version.
+// Tables: games (records in record.go's formats), players,
+// player_aliases, seats, tags, the position index (pos_runs, pos_blocks,
+// move_tokens: posindex.go), game_text (FTS4), quarantine, archive_state,
+// and archive_migrations for the schema version.
 package archive
 
 import (
