@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -63,12 +62,13 @@ type gameRow struct {
 	seats, target, plies                     int
 	winner                                   int // -1 undecided
 	dedupe                                   int64
-	record                                   []byte // packed
+	record                                   []byte // packed, when not format 2
+	recHead                                  []byte // format 2 before its moves (packMoves)
 	seatRows                                 []seatRow
 	tags                                     []notation.Tag
 	hashes                                   []uint64 // position hashes by ply
 	movers                                   []uint8  // the seat to move by ply
-	tokens                                   []string // canonical tokens of the main line
+	tokens                                   string   // canonical tokens of the main line, each ended by a space (joinTokens)
 	text                                     [3]string
 	prov                                     Provenance
 }
@@ -102,9 +102,16 @@ func seatOf(name string) (int, bool) {
 func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 	g.Canonicalize()
 	rec := g.Record
-	text := notation.AppendFormat(nil, rec)
-	if len(text) > MaxRecordBytes {
-		return nil, fmt.Errorf("%w: %d bytes, the archive takes up to %d", ErrTooLarge, len(text), MaxRecordBytes)
+	// A plain record (format 2) is not formatted here: its text is the
+	// formatter's output for its tags, moves and result, formatted when
+	// read. Only a long one is formatted, to measure it.
+	plain := plainRecord(rec)
+	var text []byte
+	if !plain || textBound(rec) > MaxRecordBytes {
+		text = notation.AppendFormat(nil, rec)
+		if len(text) > MaxRecordBytes {
+			return nil, fmt.Errorf("%w: %d bytes, the archive takes up to %d", ErrTooLarge, len(text), MaxRecordBytes)
+		}
 	}
 	r := &gameRow{
 		game:   g.Rules.Name(),
@@ -113,8 +120,12 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 		target: g.Options.Target,
 		result: rec.Result,
 		plies:  len(g.Moves),
-		record: packRecord(text),
 		prov:   prov,
+	}
+	if plain {
+		r.recHead = packTags(rec.Tags, rec.Result) // the moves follow when numbered
+	} else {
+		r.record = packRecord(text)
 	}
 	r.setup, r.hasSetup = rec.Tag("Setup")
 	r.date, r.hasDate = rec.Tag("Date")
@@ -173,10 +184,7 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 		r.hashes[i] = uint64(PositionHash(s))
 		r.movers[i] = uint8(s.ToMove())
 	}
-	r.tokens = make([]string, len(rec.Main.Moves))
-	for i, m := range rec.Main.Moves {
-		r.tokens[i] = m.Token
-	}
+	r.tokens = joinTokens(rec.Main.Moves)
 	r.dedupe = dedupeKey(g)
 	r.text = [3]string{strings.Join(playerText, " "), strings.TrimSpace(r.event + " " + r.site), strings.Join(comments(rec), " ")}
 	return r, nil
@@ -211,6 +219,9 @@ type inserter struct {
 	moves                                     map[string]uint32
 	now                                       int64
 	pending                                   []entry
+	dups                                      map[int64]int64 // dedupe key -> id, when knowDups ran
+	rows                                      *batchRows      // batchMode's rows waiting
+	nextID                                    int64           // batchMode: the next game's id
 }
 
 // newInserter prepares the statements. moves, when not nil, is the move
@@ -271,6 +282,9 @@ func newInserter(ctx context.Context, tx *sql.Tx, moves map[string]uint32) (*ins
 }
 
 func (ins *inserter) close() {
+	if ins.rows != nil {
+		ins.rows.close()
+	}
 	for _, st := range []*sql.Stmt{ins.findDup, ins.insGame, ins.insSeat, ins.insTag, ins.insTxt, ins.findPlayer, ins.insPlayer, ins.findMove, ins.insMove} {
 		if st != nil {
 			st.Close()
@@ -310,14 +324,40 @@ func (ins *inserter) player(ctx context.Context, key, name string) (sql.NullInt6
 	return sql.NullInt64{Int64: id, Valid: true}, nil
 }
 
+// knowDups reads which of a batch's games the archive holds already, in
+// one query: add then looks the keys up in a map instead of asking the
+// database once a game.
+func (ins *inserter) knowDups(ctx context.Context, keys []int64) error {
+	rows, err := ins.tx.QueryContext(ctx, `SELECT dedupe, id FROM games WHERE dedupe IN (SELECT value FROM json_each(?))`, idList(keys))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	ins.dups = make(map[int64]int64, len(keys))
+	for rows.Next() {
+		var k, id int64
+		if err := rows.Scan(&k, &id); err != nil {
+			return err
+		}
+		ins.dups[k] = id
+	}
+	return rows.Err()
+}
+
 func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	var id int64
-	err := ins.findDup.QueryRowContext(ctx, r.dedupe).Scan(&id)
-	if err == nil {
-		return id, true, nil
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, false, err
+	if ins.dups != nil {
+		if id, ok := ins.dups[r.dedupe]; ok {
+			return id, true, nil
+		}
+	} else {
+		err := ins.findDup.QueryRowContext(ctx, r.dedupe).Scan(&id)
+		if err == nil {
+			return id, true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, false, err
+		}
 	}
 	var winner any
 	if r.winner >= 0 {
@@ -331,37 +371,199 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	if r.prov.MailGame != "" {
 		mail = r.prov.MailGame
 	}
-	res, err := ins.insGame.ExecContext(ctx, r.game, r.seats, r.board, r.target, nullString(r.setup, r.hasSetup),
+	ids, err := ins.moveIDs(ctx, r.tokens)
+	if err != nil {
+		return 0, false, err
+	}
+	record := r.record
+	if r.recHead != nil {
+		record = packMoves(r.recHead, ids)
+	}
+	gameArgs := []any{r.game, r.seats, r.board, r.target, nullString(r.setup, r.hasSetup),
 		r.result, winner, nullString(r.scores, r.hasScores), nullString(r.term, r.hasTerm),
 		nullString(r.date, r.hasDate), nullString(r.event, r.hasEvent), nullString(r.site, r.hasSite), nullString(r.round, r.hasRound),
-		r.plies, r.dedupe, r.record, src, line, off, mail, ins.now)
-	if err != nil {
-		return 0, false, fmt.Errorf("storing game: %w", err)
-	}
-	if id, err = res.LastInsertId(); err != nil {
-		return 0, false, err
+		r.plies, r.dedupe, record, src, line, off, mail, ins.now}
+	if ins.rows != nil {
+		// An import's batch: the rows wait and go many to a statement.
+		id = ins.nextID
+		ins.nextID++
+		ins.dups[r.dedupe] = id // the same game later in the batch
+		if err := ins.rows.games.add(append([]any{id}, gameArgs...)...); err != nil {
+			return 0, false, fmt.Errorf("storing game: %w", err)
+		}
+	} else {
+		res, err := ins.insGame.ExecContext(ctx, gameArgs...)
+		if err != nil {
+			return 0, false, fmt.Errorf("storing game: %w", err)
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return 0, false, err
+		}
 	}
 	for i, s := range r.seatRows {
 		pid, err := ins.player(ctx, s.key, s.name)
 		if err != nil {
 			return 0, false, fmt.Errorf("storing player: %w", err)
 		}
-		if _, err := ins.insSeat.ExecContext(ctx, id, i+1, pid, s.name, nullString(s.address, s.address != ""), s.outcome, s.score); err != nil {
+		args := []any{id, i + 1, pid, s.name, nullString(s.address, s.address != ""), s.outcome, s.score}
+		if ins.rows != nil {
+			err = ins.rows.add(ins.rows.seats, args)
+		} else {
+			_, err = ins.insSeat.ExecContext(ctx, args...)
+		}
+		if err != nil {
 			return 0, false, fmt.Errorf("storing seat: %w", err)
 		}
 	}
 	for _, t := range r.tags {
-		if _, err := ins.insTag.ExecContext(ctx, id, t.Name, t.Value); err != nil {
+		var err error
+		if ins.rows != nil {
+			err = ins.rows.add(ins.rows.tags, []any{id, t.Name, t.Value})
+		} else {
+			_, err = ins.insTag.ExecContext(ctx, id, t.Name, t.Value)
+		}
+		if err != nil {
 			return 0, false, fmt.Errorf("storing tag: %w", err)
 		}
 	}
-	if err := ins.addPositions(ctx, id, r); err != nil {
-		return 0, false, err
+	ins.addPositions(id, r, ids)
+	if ins.rows != nil {
+		err = ins.rows.add(ins.rows.text, []any{id, r.text[0], r.text[1], r.text[2]})
+	} else {
+		_, err = ins.insTxt.ExecContext(ctx, id, r.text[0], r.text[1], r.text[2])
 	}
-	if _, err := ins.insTxt.ExecContext(ctx, id, r.text[0], r.text[1], r.text[2]); err != nil {
+	if err != nil {
 		return 0, false, fmt.Errorf("storing text: %w", err)
 	}
 	return id, false, nil
+}
+
+// rowBatch gathers rows for one table and inserts them many to a
+// statement: an import stores a game in about five statements, and a
+// statement's cost through database/sql and cgo was most of the time
+// storing took.
+type rowBatch struct {
+	ctx  context.Context
+	tx   *sql.Tx
+	head string // INSERT INTO t(a, b) VALUES
+	ncol int
+	per  int // rows in a full statement
+	full *sql.Stmt
+	args []any
+}
+
+func newRowBatch(ctx context.Context, tx *sql.Tx, head string, ncol int) *rowBatch {
+	return &rowBatch{ctx: ctx, tx: tx, head: head, ncol: ncol, per: max(1, 960/ncol)}
+}
+
+func (b *rowBatch) sql(rows int) string {
+	var sb strings.Builder
+	sb.WriteString(b.head)
+	row := "(?" + strings.Repeat(",?", b.ncol-1) + ")"
+	for i := range rows {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(row)
+	}
+	return sb.String()
+}
+
+// full reports whether the next row fills a statement.
+func (b *rowBatch) fullAfter(n int) bool { return len(b.args)+n >= b.ncol*b.per }
+
+func (b *rowBatch) add(args ...any) error {
+	b.args = append(b.args, args...)
+	if len(b.args) < b.ncol*b.per {
+		return nil
+	}
+	if b.full == nil {
+		st, err := b.tx.PrepareContext(b.ctx, b.sql(b.per))
+		if err != nil {
+			return err
+		}
+		b.full = st
+	}
+	_, err := b.full.ExecContext(b.ctx, b.args...)
+	clear(b.args)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *rowBatch) flush() error {
+	if len(b.args) == 0 {
+		return nil
+	}
+	_, err := b.tx.ExecContext(b.ctx, b.sql(len(b.args)/b.ncol), b.args...)
+	clear(b.args)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *rowBatch) close() {
+	if b.full != nil {
+		b.full.Close()
+	}
+}
+
+// batchRows are an import batch's rows waiting to be inserted. Games go
+// first: seats, tags and text refer to them.
+type batchRows struct {
+	games, seats, tags, text *rowBatch
+}
+
+// add adds a row to seats, tags or text, storing the games first when
+// the row fills a statement.
+func (br *batchRows) add(b *rowBatch, args []any) error {
+	if b.fullAfter(len(args)) {
+		if err := br.games.flush(); err != nil {
+			return err
+		}
+	}
+	return b.add(args...)
+}
+
+func (br *batchRows) flush() error {
+	for _, b := range []*rowBatch{br.games, br.seats, br.tags, br.text} {
+		if err := b.flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (br *batchRows) close() {
+	for _, b := range []*rowBatch{br.games, br.seats, br.tags, br.text} {
+		b.close()
+	}
+}
+
+// batchMode makes add gather an import batch's rows (flushRows stores
+// them) and give games ids itself, after the largest stored (what SQLite
+// would choose), knowing which keys are stored already (knowDups).
+func (ins *inserter) batchMode(ctx context.Context, keys []int64) error {
+	if err := ins.knowDups(ctx, keys); err != nil {
+		return err
+	}
+	if err := ins.tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM games`).Scan(&ins.nextID); err != nil {
+		return err
+	}
+	ins.rows = &batchRows{
+		games: newRowBatch(ctx, ins.tx, `INSERT INTO games(id, game, seats, board, target, setup, result, winner, scores, termination,
+			date, event, site, round, plies, dedupe, record, source, source_line, source_offset, mail_game, added) VALUES `, 22),
+		seats: newRowBatch(ctx, ins.tx, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score) VALUES `, 7),
+		tags:  newRowBatch(ctx, ins.tx, `INSERT INTO tags(game_id, name, value) VALUES `, 3),
+		text:  newRowBatch(ctx, ins.tx, `INSERT INTO game_text(docid, players, event, comments) VALUES `, 4),
+	}
+	return nil
+}
+
+// flushRows stores the rows batchMode gathered.
+func (ins *inserter) flushRows() error {
+	if ins.rows == nil {
+		return nil
+	}
+	return ins.rows.flush()
 }
 
 // moveID numbers a canonical move token (1 and up).
@@ -384,7 +586,7 @@ func (ins *inserter) moveID(ctx context.Context, tok string) (uint32, error) {
 	} else if err != nil {
 		return 0, err
 	}
-	ins.moves[tok] = id
+	ins.moves[strings.Clone(tok)] = id // not a piece of the game's joined tokens
 	return id, nil
 }
 
@@ -401,27 +603,57 @@ func outcomeFor(winner int, seat uint8) uint32 {
 	return outcomeLoss
 }
 
-// addPositions queues a game's index entries.
-func (ins *inserter) addPositions(ctx context.Context, id int64, r *gameRow) error {
+// joinTokens keeps a main line's tokens in one string, each followed by a
+// space (canonical tokens have none): one allocation a game where a slice
+// of strings took one a move, which the garbage collector then scanned.
+func joinTokens(moves []*notation.Move) string {
+	n := 0
+	for _, m := range moves {
+		n += len(m.Token) + 1
+	}
+	b := make([]byte, 0, n)
+	for _, m := range moves {
+		b = append(b, m.Token...)
+		b = append(b, ' ')
+	}
+	return string(b)
+}
+
+// moveIDs numbers a main line's tokens (joinTokens).
+func (ins *inserter) moveIDs(ctx context.Context, tokens string) ([]uint32, error) {
+	ids := make([]uint32, 0, strings.Count(tokens, " "))
+	for tokens != "" {
+		i := strings.IndexByte(tokens, ' ')
+		if i < 0 {
+			i = len(tokens)
+		}
+		id, err := ins.moveID(ctx, tokens[:i])
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+		tokens = tokens[min(i+1, len(tokens)):]
+	}
+	return ids, nil
+}
+
+// addPositions queues a game's index entries; ids are its main line's
+// move numbers.
+func (ins *inserter) addPositions(id int64, r *gameRow, ids []uint32) {
 	for ply, h := range r.hashes {
 		var code uint32
-		if ply < len(r.tokens) {
-			mid, err := ins.moveID(ctx, r.tokens[ply])
-			if err != nil {
-				return err
-			}
-			code = mid<<2 | outcomeFor(r.winner, r.movers[ply])
+		if ply < len(ids) {
+			code = ids[ply]<<2 | outcomeFor(r.winner, r.movers[ply])
 		}
 		ins.pending = append(ins.pending, entry{hash: h, game: id, ply: uint32(ply), code: code})
 	}
-	return nil
 }
 
 // flush stores the queued entries as one sorted run and merges runs up to
 // maxLevel.
 func (ins *inserter) flush(ctx context.Context, maxLevel int) error {
-	slices.SortFunc(ins.pending, entryCmp)
-	if err := writeRun(ctx, ins.tx, ins.pending); err != nil {
+	ins.pending, _ = sortEntries(ins.pending, nil)
+	if _, err := writeRun(ctx, ins.tx, ins.pending); err != nil {
 		return fmt.Errorf("storing positions: %w", err)
 	}
 	ins.pending = ins.pending[:0]

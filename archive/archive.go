@@ -11,9 +11,10 @@
 // numbered migrations embedded in the binary; Migrate runs them on any
 // *sql.DB, so that the daemon's tables and the archive's can share a file.
 //
-// Tables: games, players, player_aliases, seats, tags, positions,
-// game_text (FTS4), quarantine, and archive_migrations for the schema
-// version.
+// Tables: games (records in record.go's formats), players,
+// player_aliases, seats, tags, the position index (pos_runs, pos_blocks,
+// move_tokens: posindex.go), game_text (FTS4), quarantine, archive_state,
+// and archive_migrations for the schema version.
 package archive
 
 import (
@@ -34,7 +35,8 @@ var schema = sqlitedb.Migrations{Name: "archive", Table: "archive_migrations", F
 
 // Archive is an open archive database.
 type Archive struct {
-	db *sql.DB
+	db   *sql.DB
+	toks tokenCache
 }
 
 // DSN returns the connection string with the settings the archive relies
@@ -154,7 +156,7 @@ func reindex(ctx context.Context, db *sql.DB) error {
 				last = gs[len(gs)-1].id
 			}
 			for _, g := range gs {
-				text, err := unpackRecord(g.packed)
+				text, err := unpackRecord(g.packed, tokensFrom(ctx, tx, &tokenCache{}))
 				if err != nil {
 					continue // verify reports it
 				}
@@ -162,7 +164,7 @@ func reindex(ctx context.Context, db *sql.DB) error {
 				if err != nil {
 					continue // a record the rules now refuse: verify reports it
 				}
-				r := &gameRow{winner: -1, tokens: rg.Record.MainTokens()}
+				r := &gameRow{winner: -1, tokens: joinTokens(rg.Record.Main.Moves)}
 				if g.winner.Valid {
 					r.winner = int(g.winner.Int64)
 				}
@@ -170,9 +172,11 @@ func reindex(ctx context.Context, db *sql.DB) error {
 					r.hashes = append(r.hashes, uint64(PositionHash(s)))
 					r.movers = append(r.movers, uint8(s.ToMove()))
 				}
-				if err := ins.addPositions(ctx, g.id, r); err != nil {
+				ids, err := ins.moveIDs(ctx, r.tokens)
+				if err != nil {
 					return err
 				}
+				ins.addPositions(g.id, r, ids)
 			}
 			if err := ins.flush(ctx, maxLevel); err != nil {
 				return err

@@ -344,6 +344,16 @@ func TestMigrations(t *testing.T) {
 	// An archive written before migration 3 (positions as rows) gets the
 	// new index, built again from its records.
 	gs := testGames(t)[:2]
+	// (its records in format 1: format 2 came with migration 4)
+	for id := int64(1); id <= 2; id++ {
+		st, err := a.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.DB().Exec(`UPDATE games SET record = ? WHERE id = ?`, packRecord(st.Record), id); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, err := a.DB().Exec(`DROP TABLE pos_blocks; DROP TABLE pos_runs; DROP TABLE move_tokens; DROP TABLE archive_state;
 		CREATE TABLE positions (hash INTEGER NOT NULL, game_id INTEGER NOT NULL, ply INTEGER NOT NULL, PRIMARY KEY (hash, game_id, ply)) WITHOUT ROWID;
 		DELETE FROM archive_migrations WHERE version = 3`); err != nil {
@@ -725,13 +735,73 @@ func TestConcurrentWriterAndReaders(t *testing.T) {
 
 func TestPackRecord(t *testing.T) {
 	for _, s := range []string{"", "x", testGames(t)[0].text, strings.Repeat("\xff", 100)} {
-		got, err := unpackRecord(packRecord([]byte(s)))
+		got, err := unpackRecord(packRecord([]byte(s)), nil)
 		if err != nil || string(got) != s {
 			t.Errorf("round trip of %q: %q, %v", s, got, err)
 		}
 	}
-	if _, err := unpackRecord([]byte{9, 1}); err == nil {
+	if _, err := unpackRecord([]byte{9, 1}, nil); err == nil {
 		t.Error("unknown format accepted")
+	}
+}
+
+// Format 2: a record of tags, moves and a result comes back as the same
+// canonical text from its tags and move numbers; one with a comment is
+// not plain.
+func TestPackMoves(t *testing.T) {
+	for _, g := range testGames(t) {
+		recs, errs := notation.Parse("", []byte(g.text))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		rg, err := notation.Replay(recs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		rg.Canonicalize()
+		text := notation.AppendFormat(nil, rg.Record)
+		if !plainRecord(rg.Record) {
+			continue
+		}
+		if n := textBound(rg.Record); n < len(text) {
+			t.Errorf("textBound %d for a text of %d bytes", n, len(text))
+		}
+		toks := tokensOf(rg.Record)
+		num := map[string]uint32{}
+		byNum := map[uint32]string{}
+		ids := make([]uint32, len(toks))
+		for i, tk := range toks {
+			if num[tk] == 0 {
+				num[tk] = uint32(len(num) + 1)
+				byNum[num[tk]] = tk
+			}
+			ids[i] = num[tk]
+		}
+		packed := packMoves(packTags(rg.Record.Tags, rg.Record.Result), ids)
+		got, err := unpackRecord(packed, func(ids []uint32) ([]string, error) {
+			out := make([]string, len(ids))
+			for i, id := range ids {
+				out[i] = byNum[id]
+			}
+			return out, nil
+		})
+		if err != nil || string(got) != string(text) {
+			t.Errorf("format 2 round trip:\n%s\ngot\n%s (%v)", text, got, err)
+		}
+		if len(packed) >= len(packRecord(text)) {
+			t.Logf("format 2 %d bytes, DEFLATE %d", len(packed), len(packRecord(text)))
+		}
+		for i := range packed {
+			if _, err := unpackRecord(packed[:i], func(ids []uint32) ([]string, error) { return make([]string, len(ids)), nil }); err == nil && i > 0 {
+				t.Errorf("format 2 cut at %d bytes read without error", i)
+				break
+			}
+		}
+	}
+	rec := &notation.Record{Tags: []notation.Tag{{Name: "Game", Value: "IceSickle"}}, Result: "*"}
+	rec.Main.Moves = []*notation.Move{{Token: "L@c3", After: []string{"a comment"}}}
+	if plainRecord(rec) {
+		t.Error("a record with a comment is plain")
 	}
 }
 

@@ -2,12 +2,12 @@ package archive
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -75,7 +75,8 @@ const (
 	// game base and four widths.
 	blockHeader = 8 + 10 + 10 + 4
 	// mergeFanIn runs of one level are merged into one run of the next.
-	mergeFanIn = 8
+	// (It was 8 before schema 4; runs keep the level they were given.)
+	mergeFanIn = 16
 	// level0Entries is the size of the smallest tier: runs up to
 	// level0Entries entries are level 0, up to 8 times that level 1, ...
 	level0Entries = 4096
@@ -110,30 +111,28 @@ type bitWriter struct {
 }
 
 func (w *bitWriter) write(v uint64, n uint8) {
-	for n > 0 {
-		take := min(uint(n), 64-w.nacc)
-		if take == 0 {
-			w.flushByte()
-			continue
-		}
-		shift := uint(n) - take
-		part := (v >> shift) & (1<<take - 1)
-		if take == 64 {
-			part = v
-		}
-		w.acc = w.acc<<take | part
-		w.nacc += take
-		n -= uint8(take)
-		for w.nacc >= 8 {
-			w.flushByte()
-		}
+	if n > 56 {
+		w.write(v>>32, n-32)
+		w.write(v&(1<<32-1), 32)
+		return
 	}
+	if w.nacc+uint(n) > 64 {
+		w.spill()
+	}
+	w.acc = w.acc<<n | v&(1<<n-1)
+	w.nacc += uint(n)
 }
 
-func (w *bitWriter) flushByte() {
-	w.nacc -= 8
-	w.buf = append(w.buf, byte(w.acc>>w.nacc))
-	w.acc &= 1<<w.nacc - 1
+// spill appends the whole bytes of acc, keeping the bits after them
+// (fewer than 8).
+func (w *bitWriter) spill() {
+	rem := w.nacc & 7
+	x := w.acc >> rem
+	for i := w.nacc / 8; i > 0; i-- {
+		w.buf = append(w.buf, byte(x>>(8*(i-1))))
+	}
+	w.acc &= 1<<rem - 1
+	w.nacc = rem
 }
 
 func (w *bitWriter) ones(n uint) {
@@ -145,6 +144,7 @@ func (w *bitWriter) ones(n uint) {
 }
 
 func (w *bitWriter) finish() []byte {
+	w.spill()
 	if w.nacc > 0 {
 		w.buf = append(w.buf, byte(w.acc<<(8-w.nacc)))
 		w.acc, w.nacc = 0, 0
@@ -159,6 +159,12 @@ type bitReader struct {
 }
 
 func (r *bitReader) read(n uint8) (uint64, error) {
+	if i := r.pos >> 3; n <= 56 && int(i)+8 <= len(r.buf) {
+		// Eight bytes at once: the n bits start off bits into them.
+		w := binary.BigEndian.Uint64(r.buf[i:]) << (r.pos & 7)
+		r.pos += uint(n)
+		return w >> (64 - uint(n)) & (1<<n - 1), nil
+	}
 	var v uint64
 	for n > 0 {
 		i := r.pos >> 3
@@ -418,22 +424,23 @@ func (w *runWriter) close() error {
 	return err
 }
 
-// writeRun stores sorted entries as a new run.
-func writeRun(ctx context.Context, tx *sql.Tx, es []entry) error {
+// writeRun stores sorted entries as a new run and returns its id (0 when
+// there are no entries).
+func writeRun(ctx context.Context, tx *sql.Tx, es []entry) (int64, error) {
 	if len(es) == 0 {
-		return nil
+		return 0, nil
 	}
 	w, err := newRunWriter(ctx, tx, int64(len(es)))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, e := range es {
 		if err := w.add(e); err != nil {
 			w.ins.Close()
-			return err
+			return 0, err
 		}
 	}
-	return w.close()
+	return w.run, w.close()
 }
 
 type runInfo struct {
@@ -487,25 +494,34 @@ func compact(ctx context.Context, tx *sql.Tx, maxLevel int) error {
 	}
 }
 
-// runCursor streams one run's entries in order.
+// runCursor streams one run's entries in order, a few blocks at a time.
+// When consume is set it deletes the blocks it has read, so that the run
+// a merge writes takes their pages instead of growing the file (a merge
+// of runs as large as the index would otherwise leave the file twice the
+// size, the old runs' pages free inside it).
 type runCursor struct {
-	rows *sql.Rows
-	buf  []entry
-	i    int
-	cur  entry
+	ctx     context.Context
+	tx      *sql.Tx
+	run     int64
+	consume bool
+	lastLo  int64
+	lastID  int64
+	done    bool
+	buf     []entry
+	i       int
+	cur     entry
+	ids     []int64
 }
+
+// cursorChunk is how many blocks a cursor reads at once.
+const cursorChunk = 64
 
 func (c *runCursor) next() (bool, error) {
 	for c.i >= len(c.buf) {
-		if !c.rows.Next() {
-			return false, c.rows.Err()
+		if c.done {
+			return false, nil
 		}
-		var data []byte
-		if err := c.rows.Scan(&data); err != nil {
-			return false, err
-		}
-		c.buf, c.i = c.buf[:0], 0
-		if err := decodeBlock(data, func(e entry) bool { c.buf = append(c.buf, e); return true }); err != nil {
+		if err := c.load(); err != nil {
 			return false, err
 		}
 	}
@@ -514,17 +530,89 @@ func (c *runCursor) next() (bool, error) {
 	return true, nil
 }
 
+func (c *runCursor) load() error {
+	rows, err := c.tx.QueryContext(c.ctx, `SELECT id, lo, data FROM pos_blocks WHERE run = ?1 AND (lo, id) > (?2, ?3) ORDER BY lo, id LIMIT ?4`,
+		c.run, c.lastLo, c.lastID, cursorChunk)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	c.buf, c.i, c.ids = c.buf[:0], 0, c.ids[:0]
+	n := 0
+	for rows.Next() {
+		var data []byte
+		if err := rows.Scan(&c.lastID, &c.lastLo, &data); err != nil {
+			return err
+		}
+		n++
+		c.ids = append(c.ids, c.lastID)
+		if err := decodeBlock(data, func(e entry) bool { c.buf = append(c.buf, e); return true }); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	if n < cursorChunk {
+		c.done = true
+	}
+	if c.consume && len(c.ids) > 0 {
+		if _, err := c.tx.ExecContext(c.ctx, `DELETE FROM pos_blocks WHERE id IN (SELECT value FROM json_each(?))`, idList(c.ids)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cursorHeap is a min-heap of cursors by their current entry (written out
+// rather than through container/heap: a merge moves every entry of the
+// index through it).
 type cursorHeap []*runCursor
 
-func (h cursorHeap) Len() int           { return len(h) }
-func (h cursorHeap) Less(i, j int) bool { return entryCmp(h[i].cur, h[j].cur) < 0 }
-func (h cursorHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *cursorHeap) Push(x any)        { *h = append(*h, x.(*runCursor)) }
-func (h *cursorHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h cursorHeap) less(i, j int) bool { return entryCmp(h[i].cur, h[j].cur) < 0 }
+
+// down restores the heap after h[i] grew.
+func (h cursorHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+func (h cursorHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// mergeRunIDs merges the runs of these ids (those that still exist).
+func mergeRunIDs(ctx context.Context, tx *sql.Tx, ids []int64) error {
+	all, err := listRuns(ctx, tx)
+	if err != nil {
+		return err
+	}
+	var runs []runInfo
+	for _, r := range all {
+		if slices.Contains(ids, r.id) {
+			runs = append(runs, r)
+		}
+	}
+	if len(runs) < 2 {
+		return nil
+	}
+	return mergeRuns(ctx, tx, runs)
 }
 
 // mergeRuns replaces runs by one run holding all their entries.
@@ -538,29 +626,17 @@ func mergeRuns(ctx context.Context, tx *sql.Tx, runs []runInfo) error {
 		return err
 	}
 	var h cursorHeap
-	defer func() {
-		for _, c := range h {
-			c.rows.Close()
-		}
-	}()
 	for _, r := range runs {
-		rows, err := tx.QueryContext(ctx, `SELECT data FROM pos_blocks WHERE run = ? ORDER BY lo, id`, r.id)
-		if err != nil {
-			return err
-		}
-		c := &runCursor{rows: rows}
+		c := &runCursor{ctx: ctx, tx: tx, run: r.id, consume: true, lastLo: math.MinInt64, lastID: math.MinInt64}
 		ok, err := c.next()
 		if err != nil {
-			rows.Close()
 			return err
 		}
-		if !ok {
-			rows.Close()
-			continue
+		if ok {
+			h = append(h, c)
 		}
-		h = append(h, c)
 	}
-	heap.Init(&h)
+	h.init()
 	for len(h) > 0 {
 		c := h[0]
 		if err := w.add(c.cur); err != nil {
@@ -570,12 +646,11 @@ func mergeRuns(ctx context.Context, tx *sql.Tx, runs []runInfo) error {
 		if err != nil {
 			return err
 		}
-		if ok {
-			heap.Fix(&h, 0)
-		} else {
-			c.rows.Close()
-			heap.Pop(&h)
+		if !ok {
+			h[0] = h[len(h)-1]
+			h = h[:len(h)-1]
 		}
+		h.down(0)
 	}
 	if err := w.close(); err != nil {
 		return err
@@ -744,4 +819,51 @@ func blockRice(b []byte) uint8 {
 	_, k1 := binary.Uvarint(b)
 	_, k2 := binary.Varint(b[k1:])
 	return b[k1+k2]
+}
+
+// sortEntries sorts entries by hash, game and ply. es is normally in
+// (game, ply) order already (a batch queues its games in the order it
+// numbers them), so a stable radix sort on the hash alone sorts it, in
+// four passes of 16 bits: a quarter of the time of a comparison sort of
+// a batch. Whatever es is, the result is checked and a comparison sort
+// finishes it when the order was not the expected one. scratch is reused
+// when large enough; the buffer not holding the result is returned for
+// the next call.
+func sortEntries(es, scratch []entry) (sorted, spare []entry) {
+	if len(es) < 1<<12 {
+		slices.SortFunc(es, entryCmp)
+		return es, scratch
+	}
+	if cap(scratch) < len(es) {
+		scratch = make([]entry, len(es))
+	}
+	src, dst := es, scratch[:len(es)]
+	var count [1 << 16]int
+	for shift := uint(0); shift < 64; shift += 16 {
+		clear(count[:])
+		for i := range src {
+			count[uint16(src[i].hash>>shift)]++
+		}
+		if count[uint16(src[0].hash>>shift)] == len(src) {
+			continue // every entry has the same digit
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for i := range src {
+			d := uint16(src[i].hash >> shift)
+			dst[count[d]] = src[i]
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	for i := 1; i < len(src); i++ {
+		if entryCmp(src[i-1], src[i]) > 0 {
+			slices.SortFunc(src, entryCmp)
+			break
+		}
+	}
+	return src, dst
 }

@@ -91,11 +91,52 @@ func TestIndexRunsMerge(t *testing.T) {
 	if total != 20 {
 		t.Errorf("explorer: %d games, want 20", total)
 	}
+	// An entry with the wrong move (the same number of entries) is
+	// reported.
+	var id int64
+	var data []byte
+	if err := a.DB().QueryRow(`SELECT id, data FROM pos_blocks ORDER BY id LIMIT 1`).Scan(&id, &data); err != nil {
+		t.Fatal(err)
+	}
+	var es []entry
+	decodeBlock(data, func(e entry) bool { es = append(es, e); return true })
+	es[0].code ^= 1
+	if _, err := a.DB().Exec(`UPDATE pos_blocks SET data = ? WHERE id = ?`, encodeBlock(nil, es, blockRice(data)), id); err != nil {
+		t.Fatal(err)
+	}
+	if _, f, _ := a.Verify(ctx, nil); f != 1 {
+		t.Errorf("verify found %d games wrong with one entry's move changed, want 1", f)
+	}
+	es[0].code ^= 1
+	a.DB().Exec(`UPDATE pos_blocks SET data = ? WHERE id = ?`, encodeBlock(nil, es, blockRice(data)), id)
 	// A damaged index is reported.
 	if _, err := a.DB().Exec(`DELETE FROM pos_blocks WHERE id = (SELECT max(id) FROM pos_blocks)`); err != nil {
 		t.Fatal(err)
 	}
 	if _, f, _ := a.Verify(ctx, nil); f == 0 {
 		t.Error("verify found nothing wrong with a block missing")
+	}
+}
+
+// sortEntries sorts like entryCmp whether its input is in (game, ply)
+// order (the radix sort alone) or not (the check and the fallback).
+func TestSortEntries(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{10, 5000, 70000} {
+		for _, ordered := range []bool{true, false} {
+			es := make([]entry, n)
+			for i := range es {
+				es[i] = entry{hash: r.Uint64() % uint64(n/3+1) * 0x9e3779b97f4a7c15, game: int64(i / 7), ply: uint32(i % 7), code: uint32(i)}
+				if !ordered {
+					es[i].game = int64(r.IntN(n))
+				}
+			}
+			want := slices.Clone(es)
+			slices.SortFunc(want, entryCmp)
+			got, _ := sortEntries(es, nil)
+			if !slices.Equal(got, want) {
+				t.Errorf("%d entries, ordered %v: not sorted", n, ordered)
+			}
+		}
 	}
 }

@@ -77,28 +77,63 @@ func intersect(a, b []int64) []int64 {
 }
 
 // kinds lists the kinds of game stored from the usual start (of game,
-// when not nil).
+// when not nil). It walks games_kind from one kind to the next (a seek
+// per kind) instead of reading an entry per game: SELECT DISTINCT read
+// the whole index, 100 ms at 1,000,000 games.
 func (a *Archive) kinds(ctx context.Context, game rules.Game) ([]kind, error) {
-	sqlText := `SELECT DISTINCT game, seats, board, target FROM games WHERE setup IS NULL`
-	var args []any
-	if game != nil {
-		sqlText += ` AND game = ?`
-		args = append(args, game.Name())
-	}
-	rows, err := a.db.QueryContext(ctx, sqlText, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []kind
-	for rows.Next() {
-		var k kind
-		if err := rows.Scan(&k.game, &k.seats, &k.board, &k.target); err != nil {
+	k := kind{}
+	first := true
+	if game != nil {
+		// Start just before the game's first kind.
+		k = kind{game: game.Name(), seats: -1 << 62}
+		first = false
+	}
+	for {
+		var next kind
+		var err error
+		if first {
+			err = a.db.QueryRowContext(ctx, `SELECT game, seats, board, target FROM games ORDER BY game, seats, board, target LIMIT 1`).
+				Scan(&next.game, &next.seats, &next.board, &next.target)
+			first = false
+		} else {
+			// The next kind after k: a larger target with the same game,
+			// seats and board, else a larger board, ... Each is a seek
+			// (SQLite seeks a row-value range on its first column only).
+			for _, cond := range []string{
+				`game = ?1 AND seats = ?2 AND board = ?3 AND target > ?4`,
+				`game = ?1 AND seats = ?2 AND board > ?3`,
+				`game = ?1 AND seats > ?2`,
+				`game > ?1`,
+			} {
+				err = a.db.QueryRowContext(ctx, `SELECT game, seats, board, target FROM games INDEXED BY games_kind
+					WHERE `+cond+` ORDER BY game, seats, board, target LIMIT 1`, k.game, k.seats, k.board, k.target).
+					Scan(&next.game, &next.seats, &next.board, &next.target)
+				if !errors.Is(err, sql.ErrNoRows) {
+					break
+				}
+			}
+		}
+		if errors.Is(err, sql.ErrNoRows) {
+			return out, nil
+		}
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, k)
+		if game != nil && next.game != game.Name() {
+			return out, nil
+		}
+		var one int
+		err = a.db.QueryRowContext(ctx, `SELECT 1 FROM games INDEXED BY games_kind
+			WHERE game = ? AND seats = ? AND board = ? AND target = ? AND setup IS NULL LIMIT 1`, next.game, next.seats, next.board, next.target).Scan(&one)
+		switch {
+		case err == nil:
+			out = append(out, next)
+		case !errors.Is(err, sql.ErrNoRows):
+			return nil, err
+		}
+		k = next
 	}
-	return out, rows.Err()
 }
 
 // Summary is one game as a search lists it.
@@ -192,7 +227,7 @@ func (a *Archive) each(ctx context.Context, q Query, withRecord bool, fn func(Su
 		}
 		var text []byte
 		if withRecord {
-			if text, err = unpackRecord(packed); err != nil {
+			if text, err = unpackRecord(packed, a.tokens(ctx)); err != nil {
 				return fmt.Errorf("game %d: %w", s.ID, err)
 			}
 		}
@@ -239,7 +274,7 @@ func (a *Archive) Get(ctx context.Context, id int64) (*Stored, error) {
 		return nil, err
 	}
 	st.Summary, st.Offset = s, off.Int64
-	if st.Record, err = unpackRecord(packed); err != nil {
+	if st.Record, err = unpackRecord(packed, a.tokens(ctx)); err != nil {
 		return nil, err
 	}
 	return &st, nil

@@ -2,12 +2,48 @@ package archive
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"runtime"
 	"sync"
 	"time"
+
+	"icepost/notation"
 )
+
+// entrySum mixes an entry into 64 bits; a game's entries add up to a sum
+// that verify compares with the replayed game's.
+func entrySum(e entry) uint64 {
+	x := e.hash ^ uint64(e.ply)<<40 ^ uint64(e.code)*0x9e3779b97f4a7c15
+	x ^= x >> 31
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 29
+	return x
+}
+
+// gameSum is the sum of the entries a replayed game should have in the
+// index.
+func gameSum(id int64, g *notation.Game, winner sql.NullInt64, tokenIDs map[string]uint32) (uint64, error) {
+	w := -1
+	if winner.Valid {
+		w = int(winner.Int64)
+	}
+	moves := g.Record.Main.Moves
+	var sum uint64
+	for ply, s := range g.States {
+		var code uint32
+		if ply < len(moves) {
+			mid, ok := tokenIDs[moves[ply].Token]
+			if !ok {
+				return 0, fmt.Errorf("%w: move %q is not numbered", ErrIndex, moves[ply].Token)
+			}
+			code = mid<<2 | outcomeFor(w, uint8(s.ToMove()))
+		}
+		sum += entrySum(entry{hash: uint64(PositionHash(s)), game: id, ply: uint32(ply), code: code})
+	}
+	return sum, nil
+}
 
 // Verify replays every stored game under the current rules and calls bad
 // for each one that no longer validates, then checks the position index
@@ -40,8 +76,11 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 	if err := a.db.QueryRowContext(ctx, `SELECT count(*), coalesce(max(id), 0) FROM games`).Scan(&total, &maxID); err != nil {
 		return 0, 0, err
 	}
-	// Entries per game in the index, by id.
+	// Entries per game in the index, by id, and a sum of the entries
+	// (entrySum) that the replayed game must give: the same count could
+	// hide a wrong position or move.
 	counts := make([]int32, maxID+1)
+	sums := make([]uint64, maxID+1)
 	stray := 0
 	rows, err := a.db.QueryContext(ctx, `SELECT data FROM pos_blocks`)
 	if err != nil {
@@ -57,6 +96,7 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 			switch {
 			case e.game > 0 && e.game <= maxID:
 				counts[e.game]++
+				sums[e.game] += entrySum(e)
 			case e.game <= 0:
 				stray++
 			} // a game stored since the count is not checked
@@ -71,10 +111,22 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 		return 0, 0, err
 	}
 
+	if err := a.loadAllTokens(ctx); err != nil {
+		return 0, 0, err
+	}
+	toks := a.tokens(ctx)
+	a.toks.mu.Lock()
+	tokenIDs := make(map[string]uint32, len(a.toks.m))
+	for id, t := range a.toks.m {
+		tokenIDs[t] = id
+	}
+	a.toks.mu.Unlock()
 	type job struct {
 		id     int64
 		plies  int
+		winner sql.NullInt64
 		packed []byte
+		sum    uint64
 		err    error
 	}
 	jobs := make(chan *job, 64)
@@ -83,9 +135,13 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for j := range jobs {
-				text, err := unpackRecord(j.packed)
+				text, err := unpackRecord(j.packed, toks)
+				var g *notation.Game
 				if err == nil {
-					_, err = replayText(fmt.Sprintf("game %d", j.id), text)
+					g, err = replayText(fmt.Sprintf("game %d", j.id), text)
+				}
+				if err == nil {
+					j.sum, err = gameSum(j.id, g, j.winner, tokenIDs)
 				}
 				j.err = err
 				results <- j
@@ -95,7 +151,7 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(jobs)
-		rows, err := a.db.QueryContext(ctx, `SELECT id, plies, record FROM games WHERE id <= ? ORDER BY id`, maxID)
+		rows, err := a.db.QueryContext(ctx, `SELECT id, plies, winner, record FROM games WHERE id <= ? ORDER BY id`, maxID)
 		if err != nil {
 			readErr <- err
 			return
@@ -103,7 +159,7 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 		defer rows.Close()
 		for rows.Next() {
 			j := &job{}
-			if err := rows.Scan(&j.id, &j.plies, &j.packed); err != nil {
+			if err := rows.Scan(&j.id, &j.plies, &j.winner, &j.packed); err != nil {
 				readErr <- err
 				return
 			}
@@ -133,6 +189,8 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 			bad(j.id, j.err)
 		} else if n := counts[j.id]; int(n) != j.plies+1 {
 			bad(j.id, fmt.Errorf("%w: %d positions indexed for a game of %d", ErrIndex, n, j.plies+1))
+		} else if sums[j.id] != j.sum {
+			bad(j.id, fmt.Errorf("%w: the indexed positions or moves are not the game's", ErrIndex))
 		}
 		counts[j.id] = -1 // seen
 		if opt.Progress != nil && time.Since(last) > 100*time.Millisecond {
