@@ -233,6 +233,7 @@ func (s *Server) runBotJob(ctx context.Context, j botJob) (err error) {
 		return err
 	}
 
+	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("pbem: begin: %w", err)

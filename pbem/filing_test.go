@@ -3,6 +3,7 @@ package pbem
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,11 +18,11 @@ type refusingMailbox struct {
 
 var errRefused = errors.New("NO [CANNOT] the server refuses")
 
-func (r refusingMailbox) Done(ctx context.Context, uid uint32) error {
-	if uid == r.refuse {
+func (r refusingMailbox) Done(ctx context.Context, uids ...uint32) error {
+	if slices.Contains(uids, r.refuse) {
 		return errRefused
 	}
-	return r.Mailbox.Done(ctx, uid)
+	return r.Mailbox.Done(ctx, uids...)
 }
 
 // TestFilingFailureDoesNotStall: a handled mail that cannot be filed away
