@@ -368,6 +368,9 @@ type handling struct {
 	// condsChanged lists the seats whose conditional moves this mail
 	// changed: each gets one board listing them (confirmConditions).
 	condsChanged []condChange
+	// pictures are the board pictures drawn or being drawn, by key
+	// (drawAhead).
+	pictures map[string]*pictureJob
 }
 
 // send queues a mail. Mail to the server's own address is dropped: that
