@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -378,37 +379,39 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 		workers = 4
 	}
 	workers = min(workers, len(queues))
+	// The senders hand what became of each mail to one recorder, which
+	// writes it as soon as it gets the database, with whatever else came
+	// meanwhile in the same transaction: a sender never waits for a
+	// handled mail's transaction to end.
+	outcomes := make(chan sendOutcome, len(items))
+	recorded := make(chan error, 1)
+	var failed atomic.Bool
+	go func() { recorded <- d.record(ctx, outcomes, &failed) }()
 	work := make(chan []outboxItem)
-	errs := make(chan error, workers)
+	var wg sync.WaitGroup
 	for range workers {
-		go func() {
-			var first error
+		wg.Go(func() {
 			for q := range work {
 				for _, it := range q {
-					if first != nil || ctx.Err() != nil {
+					if failed.Load() || ctx.Err() != nil {
 						break
 					}
-					first = d.sendOne(ctx, it)
+					outcomes <- d.sendOne(ctx, it)
 				}
 			}
-			errs <- first
-		}()
+		})
 	}
 	for _, q := range queues {
 		work <- q
 	}
 	close(work)
-	var first error
-	for range workers {
-		if err := <-errs; err != nil && first == nil {
-			first = err
-		}
+	wg.Wait()
+	close(outcomes)
+	if err := <-recorded; err != nil {
+		return time.Time{}, err
 	}
-	if first == nil {
-		first = ctx.Err()
-	}
-	if first != nil {
-		return time.Time{}, first
+	if err := ctx.Err(); err != nil {
+		return time.Time{}, err
 	}
 	var next int64
 	err = db.QueryRowContext(ctx, `SELECT coalesce(min(next_try_at), 0) FROM pbem_outbox WHERE sent_at IS NULL AND failed_at IS NULL`).Scan(&next)
@@ -418,30 +421,94 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 	return time.Unix(next, 0), nil
 }
 
-// sendOne sends one mail of the outbox and records the outcome: sent,
-// given up, or to be tried again later. It returns an error only when
-// the outcome cannot be recorded.
-func (d *Daemon) sendOne(ctx context.Context, it outboxItem) error {
+// sendOutcome is what became of one mail of the outbox.
+type sendOutcome struct {
+	id      int64
+	at      time.Time
+	sent    bool
+	giveUp  bool      // failed for good
+	retryAt time.Time // failed for now
+	err     string
+	stopped bool // not sent: the daemon is stopping
+}
+
+// sendOne sends one mail of the outbox and says what became of it: sent,
+// given up, or to be tried again later.
+func (d *Daemon) sendOne(ctx context.Context, it outboxItem) sendOutcome {
 	giveUp := d.GiveUp
 	if giveUp == 0 {
 		giveUp = 48 * time.Hour
 	}
-	db := d.Server.DB
 	err := d.Sender.Send(ctx, d.Server.Address, []string{it.to}, it.msg)
-	now := d.Server.now()
-	defer d.Server.writing()()
-	switch {
-	case err == nil:
-		_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?`, now.Unix(), it.id)
-	default:
+	o := sendOutcome{id: it.id, at: d.Server.now(), sent: err == nil}
+	if err != nil && ctx.Err() != nil {
+		o.stopped = true // not refused: due again at the next start
+	} else if err != nil {
 		temp := mailerr.IsTemporary(err)
 		d.Server.log().Warn("sending", "to", it.to, "err", err, "temporary", temp)
-		if !temp || now.Sub(time.Unix(it.created, 0)) > giveUp {
-			_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET failed_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, now.Unix(), err.Error(), it.id)
+		o.err = err.Error()
+		if !temp || o.at.Sub(time.Unix(it.created, 0)) > giveUp {
+			o.giveUp = true
 		} else {
-			delay := time.Minute << min(it.attempts, 6) // 1 min doubling to about an hour
-			_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET next_try_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, now.Add(delay).Unix(), err.Error(), it.id)
+			o.retryAt = o.at.Add(time.Minute << min(it.attempts, 6)) // 1 min doubling to about an hour
 		}
 	}
-	return err
+	return o
+}
+
+// record writes the outcomes of sendOne as they come, all that have come
+// in one transaction. When it cannot, it sets failed, so that no more is
+// sent, and returns the error: the mails sent but not recorded go again
+// (at least once, never lost).
+func (d *Daemon) record(ctx context.Context, outcomes <-chan sendOutcome, failed *atomic.Bool) error {
+	for o := range outcomes {
+		batch := []sendOutcome{o}
+	more:
+		for {
+			select {
+			case o, ok := <-outcomes:
+				if !ok {
+					break more
+				}
+				batch = append(batch, o)
+			default:
+				break more
+			}
+		}
+		if err := d.recordSent(ctx, batch); err != nil {
+			failed.Store(true)
+			for range outcomes {
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *Daemon) recordSent(ctx context.Context, batch []sendOutcome) error {
+	// A mail sent is recorded even when the daemon is stopping, so that
+	// the next start does not send it again.
+	ctx = context.WithoutCancel(ctx)
+	defer d.Server.writing()()
+	tx, err := d.Server.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, o := range batch {
+		switch {
+		case o.stopped:
+			continue
+		case o.sent:
+			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?`, o.at.Unix(), o.id)
+		case o.giveUp:
+			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET failed_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, o.at.Unix(), o.err, o.id)
+		default:
+			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET next_try_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, o.retryAt.Unix(), o.err, o.id)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
