@@ -2,8 +2,10 @@ package pbem
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"html"
+	"runtime/debug"
 	"strings"
 
 	"icepost/notation"
@@ -18,36 +20,18 @@ import (
 // major webmail clients block it. A game that does not describe its
 // positions keeps the text board in a <pre>.
 func (h *handling) boardHTML(m *outMail, g *game, seatNo int, news, clock, next string) {
-	s := g.state()
-	var prev rules.State
-	var last rules.Move
-	if n := g.ply(); n > 0 {
-		prev, last = g.play.States[n-1], g.play.Moves[n-1]
-	}
-	d, ok := rules.DiagramOf(s, seatNo, prev, last)
+	p, ok := h.boardPicture(g, seatNo)
 	if !ok {
 		return
 	}
-	names := make([]string, len(g.seats))
-	for i, st := range g.seats {
-		names[i] = st.name
-	}
-	if g.status != statusActive && !d.Over {
-		// Ended off the board (resigned, agreed, lost on time): the
-		// picture says the result, and no one is to move.
-		d.ToMove = 0
-		if w, decided, _ := notation.ParseResult(g.record().Result, len(g.seats)); decided {
-			d.Over, d.Winner = true, w
-		}
-	}
-	opts := []render.Option{render.Names(names...), render.Title(fmt.Sprintf("%s #%d", g.gameName(), g.id))}
-	var png bytes.Buffer
-	if err := render.PNG(&png, d, opts...); err != nil {
+	s, d, opts, names := g.state(), p.d, p.opts, p.names
+	png, err := h.picture(p)
+	if err != nil {
 		return // the <pre> board stays
 	}
 	alt := render.Describe(d, opts...)
 	cid := fmt.Sprintf("board-%d-%d-%d.%s@%s", g.id, g.ply(), seatNo, randomID(), h.s.domain())
-	m.Inline = []inlineImage{{ContentID: cid, Name: fmt.Sprintf("icepost-game-%d-move-%d.png", g.id, g.ply()), Type: "image/png", Data: png.Bytes()}}
+	m.Inline = []inlineImage{{ContentID: cid, Name: fmt.Sprintf("icepost-game-%d-move-%d.png", g.id, g.ply()), Type: "image/png", Data: png}}
 
 	esc := func(t string) string {
 		return strings.ReplaceAll(html.EscapeString(strings.TrimRight(t, "\n")), "\n", "<br>\n")
@@ -66,7 +50,7 @@ func (h *handling) boardHTML(m *outMail, g *game, seatNo int, news, clock, next 
 		fmt.Fprintf(&b, "<p style=\"margin: 0 0 8px\">%s</p>\n", esc(news))
 	}
 	fmt.Fprintf(&b, "<img src=\"cid:%s\" alt=\"%s\" width=\"%d\" style=\"display: block; width: 100%%; max-width: %dpx; height: auto; border: 0\">\n",
-		cid, html.EscapeString(alt), pngWidth(png.Bytes()), pngWidth(png.Bytes()))
+		cid, html.EscapeString(alt), pngWidth(png), pngWidth(png))
 	b.WriteString("<p style=\"margin: 8px 0\">")
 	if sc := s.Scores(); sc != nil {
 		var parts []string
@@ -84,6 +68,97 @@ func (h *handling) boardHTML(m *outMail, g *game, seatNo int, news, clock, next 
 	fmt.Fprintf(&b, "<p style=\"margin: 8px 0 2px\">Position code:</p>\n<div style=\"font-family: Menlo, Consolas, 'DejaVu Sans Mono', monospace; font-size: 13px; word-break: break-all; overflow-wrap: anywhere; background: #f4efe6; padding: 6px 8px\">%s</div>\n", html.EscapeString(s.Code()))
 	b.WriteString("</body></html>\n")
 	m.HTML = b.String()
+}
+
+// boardPic is the picture of a board mail: what to draw, and a key that
+// names it.
+type boardPic struct {
+	d     rules.Diagram
+	opts  []render.Option
+	names []string
+	key   string
+}
+
+// boardPicture is the picture of g's board as seatNo sees it (an
+// observer's with 0); false for a game that does not describe its
+// positions.
+func (h *handling) boardPicture(g *game, seatNo int) (boardPic, bool) {
+	s := g.state()
+	var prev rules.State
+	var last rules.Move
+	if n := g.ply(); n > 0 {
+		prev, last = g.play.States[n-1], g.play.Moves[n-1]
+	}
+	d, ok := rules.DiagramOf(s, seatNo, prev, last)
+	if !ok {
+		return boardPic{}, false
+	}
+	names := make([]string, len(g.seats))
+	for i, st := range g.seats {
+		names[i] = st.name
+	}
+	if g.status != statusActive && !d.Over {
+		// Ended off the board (resigned, agreed, lost on time): the
+		// picture says the result, and no one is to move.
+		d.ToMove = 0
+		if w, decided, _ := notation.ParseResult(g.record().Result, len(g.seats)); decided {
+			d.Over, d.Winner = true, w
+		}
+	}
+	title := fmt.Sprintf("%s #%d", g.gameName(), g.id)
+	key, err := json.Marshal(struct {
+		D     rules.Diagram
+		Names []string
+		Title string
+	}{d, names, title})
+	if err != nil {
+		return boardPic{}, false
+	}
+	return boardPic{d: d, opts: []render.Option{render.Names(names...), render.Title(title)}, names: names, key: string(key)}, true
+}
+
+// pictureJob is a picture being drawn.
+type pictureJob struct {
+	done chan struct{}
+	png  []byte
+	err  error
+}
+
+// drawAhead starts drawing p, on a core of its own, unless this handling
+// has it already: the pictures of a move's board mails (one per seat,
+// one for the observers) are drawn at once, and a picture that several
+// mails show (the seats of a game of three or four see one board) is
+// drawn once. Drawing is most of the time a move takes the daemon (about
+// 5 ms a picture) and all of it holds the write lock (Server.writing).
+func (h *handling) drawAhead(p boardPic) *pictureJob {
+	if j, ok := h.pictures[p.key]; ok {
+		return j
+	}
+	j := &pictureJob{done: make(chan struct{})}
+	if h.pictures == nil {
+		h.pictures = map[string]*pictureJob{}
+	}
+	h.pictures[p.key] = j
+	go func() {
+		defer close(j.done)
+		defer func() {
+			if v := recover(); v != nil {
+				j.err = fmt.Errorf("drawing the board panicked: %v", v)
+				h.s.log().Error("drawing a board picture panicked: the mail shows the text board", "panic", v, "stack", string(debug.Stack()))
+			}
+		}()
+		var b bytes.Buffer
+		j.err = render.PNG(&b, p.d, p.opts...)
+		j.png = b.Bytes()
+	}()
+	return j
+}
+
+// picture is p's PNG, drawn by drawAhead.
+func (h *handling) picture(p boardPic) ([]byte, error) {
+	j := h.drawAhead(p)
+	<-j.done
+	return j.png, j.err
 }
 
 // pngWidth reads a PNG's width from its header.

@@ -237,6 +237,7 @@ func (s *Server) runBotJob(ctx context.Context, j botJob) (err error) {
 	}
 	s.botTrees.give(g.id, level, p)
 
+	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("pbem: begin: %w", err)

@@ -387,6 +387,16 @@ func (h *handling) sendBoards(g *game, news string) {
 		att = []attachment{recordAttachment(g)}
 	}
 	for i := range g.seats {
+		if p, ok := h.boardPicture(g, i+1); ok {
+			h.drawAhead(p)
+		}
+	}
+	if len(g.observers) > 0 {
+		if p, ok := h.boardPicture(g, 0); ok {
+			h.drawAhead(p)
+		}
+	}
+	for i := range g.seats {
 		m := h.boardMail(g, i+1, news, "")
 		m.Attachments = append(m.Attachments, att...)
 		h.send(m)

@@ -2,10 +2,13 @@ package pbem
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"icepost/pbem/mailbox"
@@ -17,8 +20,10 @@ type Mailbox interface {
 	// Fetch returns the mails with a UID above afterUID, and the
 	// mailbox's UIDVALIDITY.
 	Fetch(ctx context.Context, afterUID uint32) ([]mailbox.Mail, uint32, error)
-	Done(ctx context.Context, uid uint32) error   // file a handled mail away
-	Reject(ctx context.Context, uid uint32) error // set a mail aside
+	// Done files handled mails away, Reject sets mails aside: each in
+	// one command for all the UIDs given where the server allows.
+	Done(ctx context.Context, uids ...uint32) error
+	Reject(ctx context.Context, uids ...uint32) error
 	// Wait returns when new mail may have come, or after timeout.
 	Wait(ctx context.Context, timeout time.Duration) error
 }
@@ -44,9 +49,13 @@ type Daemon struct {
 	// TickEvery is how often Server.Tick runs (clocks, digests); default
 	// one minute.
 	TickEvery time.Duration
+	// Senders is how many mails the outbox sends at once, to different
+	// recipients; default 4.
+	Senders int
 
 	wake       chan struct{}
 	botWake    chan struct{}
+	synced     atomic.Int64 // outbox rows up to this id are durable (syncDB)
 	lastTick   time.Time
 	dryRunSeen map[uint32]bool
 }
@@ -151,7 +160,14 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 			}
 		}
 	}
-	n := 0
+	// Each mail is handled in its own transaction, committed without
+	// waiting for the disk; then one commit that waits for it makes the
+	// whole batch durable, and only then are the mails filed away (and
+	// their replies sent). A crash, even of the machine, before that
+	// commit loses only handling whose mails are still in the INBOX.
+	var done, rejected []uint32
+	var maxUID uint32
+	var herr error
 	for _, m := range mails {
 		if ctx.Err() != nil {
 			break
@@ -169,36 +185,67 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 		}
 		disp, err := d.handle(ctx, m)
 		if err != nil {
-			return n, err
+			herr = err
+			break
 		}
-		if d.Server.DryRun {
-			n++
-			continue
-		}
-		file := d.Mailbox.Done
 		if disp == Rejected {
-			file = d.Mailbox.Reject
+			rejected = append(rejected, m.UID)
+		} else {
+			done = append(done, m.UID)
 		}
-		if err := file(ctx, m.UID); err != nil {
-			if ctx.Err() != nil || mailerr.IsTemporary(err) {
-				return n, fmt.Errorf("filing mail %d: %w", m.UID, err)
+		maxUID = m.UID
+	}
+	n := len(done) + len(rejected)
+	if d.Server.DryRun || n == 0 {
+		return n, herr
+	}
+	if err := d.syncDB(ctx); err != nil {
+		return n, errors.Join(herr, err)
+	}
+	d.poke() // the replies are durable: send them while the mails are filed
+	if err := d.file(ctx, d.Mailbox.Done, done); err != nil {
+		return n, errors.Join(herr, err)
+	}
+	if err := d.file(ctx, d.Mailbox.Reject, rejected); err != nil {
+		return n, errors.Join(herr, err)
+	}
+	unlock := d.Server.writing()
+	err = setState(ctx, db, "last_uid", strconv.FormatUint(uint64(maxUID), 10))
+	unlock()
+	if err != nil {
+		return n, errors.Join(herr, err)
+	}
+	d.wakeBots()
+	return n, herr
+}
+
+// file files the handled mails uids with f (Mailbox.Done or Reject), in
+// one command. When that fails for a reason that will not pass, each mail
+// is filed alone, so that one the server refuses to file stays in the
+// INBOX without holding up the others: it is handled and recorded, so
+// left there it costs a look at each restart (a mail seen before is not
+// handled again), while stopping would hold up every mail behind it.
+func (d *Daemon) file(ctx context.Context, f func(context.Context, ...uint32) error, uids []uint32) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	err := f(ctx, uids...)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil || mailerr.IsTemporary(err) {
+		return fmt.Errorf("filing mails %v: %w", uids, err)
+	}
+	if len(uids) > 1 {
+		for _, uid := range uids {
+			if err := d.file(ctx, f, []uint32{uid}); err != nil {
+				return err
 			}
-			// The mail is handled and recorded as processed: left in
-			// the inbox it costs a look at each restart (a mail seen
-			// before is not handled again), while stopping here would
-			// hold up every mail behind it.
-			d.Server.log().Error("a handled mail could not be filed away: it stays in the inbox", "uid", m.UID, "err", err)
 		}
-		if err := setState(ctx, db, "last_uid", strconv.FormatUint(uint64(m.UID), 10)); err != nil {
-			return n, err
-		}
-		n++
+		return nil
 	}
-	if n > 0 {
-		d.poke()
-		d.wakeBots()
-	}
-	return n, nil
+	d.Server.log().Error("a handled mail could not be filed away: it stays in the inbox", "uid", uids[0], "err", err)
+	return nil
 }
 
 // handle handles one mail. Server.Handle sets aside a mail whose handling
@@ -224,6 +271,21 @@ func (d *Daemon) handle(ctx context.Context, m mailbox.Mail) (disp Disposition, 
 	return d.Server.Handle(ctx, m.Raw)
 }
 
+// syncDB is Server.syncDB, and remembers which outbox rows it made
+// durable, so that SendOutbox syncs only for rows queued since.
+func (d *Daemon) syncDB(ctx context.Context) error {
+	id, err := d.Server.syncDB(ctx)
+	if err != nil {
+		return err
+	}
+	for {
+		old := d.synced.Load()
+		if id <= old || d.synced.CompareAndSwap(old, id) {
+			return nil
+		}
+	}
+}
+
 func (d *Daemon) poke() {
 	if d.wake == nil {
 		return
@@ -242,7 +304,11 @@ func (d *Daemon) sendLoop(ctx context.Context) {
 		}
 		wait := time.Minute
 		if !next.IsZero() {
-			wait = max(time.Until(next), time.Second)
+			wait = next.Sub(d.Server.now())
+			if wait <= 0 && err == nil {
+				continue // more is due than one pass sends
+			}
+			wait = max(wait, time.Second)
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -254,8 +320,19 @@ func (d *Daemon) sendLoop(ctx context.Context) {
 	}
 }
 
+// outboxItem is a mail of the outbox to send.
+type outboxItem struct {
+	id       int64
+	to       string
+	msg      []byte
+	attempts int
+	created  int64
+}
+
 // SendOutbox sends every mail that is due, and returns when the next one
-// not yet due is (zero when none).
+// not yet due is (zero when none). Mails to different recipients go out
+// on up to Daemon.Senders connections at once; the mails to one recipient
+// go out one after another, in the order they were queued.
 func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 	db := d.Server.DB
 	now := d.Server.now()
@@ -264,16 +341,9 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	type item struct {
-		id       int64
-		to       string
-		msg      []byte
-		attempts int
-		created  int64
-	}
-	var items []item
+	var items []outboxItem
 	for rows.Next() {
-		var it item
+		var it outboxItem
 		if err := rows.Scan(&it.id, &it.to, &it.msg, &it.attempts, &it.created); err != nil {
 			rows.Close()
 			return time.Time{}, err
@@ -284,32 +354,64 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 	if err := rows.Err(); err != nil {
 		return time.Time{}, err
 	}
-	giveUp := d.GiveUp
-	if giveUp == 0 {
-		giveUp = 48 * time.Hour
-	}
-	for _, it := range items {
-		if ctx.Err() != nil {
-			return time.Time{}, ctx.Err()
-		}
-		err := d.Sender.Send(ctx, d.Server.Address, []string{it.to}, it.msg)
-		now := d.Server.now()
-		switch {
-		case err == nil:
-			_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?`, now.Unix(), it.id)
-		default:
-			temp := mailerr.IsTemporary(err)
-			d.Server.log().Warn("sending", "to", it.to, "err", err, "temporary", temp)
-			if !temp || now.Sub(time.Unix(it.created, 0)) > giveUp {
-				_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET failed_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, now.Unix(), err.Error(), it.id)
-			} else {
-				delay := time.Minute << min(it.attempts, 6) // 1 min doubling to about an hour
-				_, err = db.ExecContext(ctx, `UPDATE pbem_outbox SET next_try_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, now.Add(delay).Unix(), err.Error(), it.id)
-			}
-		}
-		if err != nil {
+	// A reply goes out only once the commit that queued it is durable:
+	// the inbox loop syncs each batch (ProcessInbox); others, the bots'
+	// moves and the clocks, are synced here.
+	if len(items) > 0 && items[len(items)-1].id > d.synced.Load() {
+		if err := d.syncDB(ctx); err != nil {
 			return time.Time{}, err
 		}
+	}
+	// One queue per recipient, in the order of their first mail.
+	var queues [][]outboxItem
+	at := map[string]int{}
+	for _, it := range items {
+		i, ok := at[it.to]
+		if !ok {
+			i = len(queues)
+			at[it.to] = i
+			queues = append(queues, nil)
+		}
+		queues[i] = append(queues[i], it)
+	}
+	workers := d.Senders
+	if workers <= 0 {
+		workers = 4
+	}
+	workers = min(workers, len(queues))
+	// The senders hand what became of each mail to one recorder, which
+	// writes it as soon as it gets the database, with whatever else came
+	// meanwhile in the same transaction: a sender never waits for a
+	// handled mail's transaction to end.
+	outcomes := make(chan sendOutcome, len(items))
+	recorded := make(chan error, 1)
+	var failed atomic.Bool
+	go func() { recorded <- d.record(ctx, outcomes, &failed) }()
+	work := make(chan []outboxItem)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for q := range work {
+				for _, it := range q {
+					if failed.Load() || ctx.Err() != nil {
+						break
+					}
+					outcomes <- d.sendOne(ctx, it)
+				}
+			}
+		})
+	}
+	for _, q := range queues {
+		work <- q
+	}
+	close(work)
+	wg.Wait()
+	close(outcomes)
+	if err := <-recorded; err != nil {
+		return time.Time{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return time.Time{}, err
 	}
 	var next int64
 	err = db.QueryRowContext(ctx, `SELECT coalesce(min(next_try_at), 0) FROM pbem_outbox WHERE sent_at IS NULL AND failed_at IS NULL`).Scan(&next)
@@ -317,4 +419,96 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 		return time.Time{}, err
 	}
 	return time.Unix(next, 0), nil
+}
+
+// sendOutcome is what became of one mail of the outbox.
+type sendOutcome struct {
+	id      int64
+	at      time.Time
+	sent    bool
+	giveUp  bool      // failed for good
+	retryAt time.Time // failed for now
+	err     string
+	stopped bool // not sent: the daemon is stopping
+}
+
+// sendOne sends one mail of the outbox and says what became of it: sent,
+// given up, or to be tried again later.
+func (d *Daemon) sendOne(ctx context.Context, it outboxItem) sendOutcome {
+	giveUp := d.GiveUp
+	if giveUp == 0 {
+		giveUp = 48 * time.Hour
+	}
+	err := d.Sender.Send(ctx, d.Server.Address, []string{it.to}, it.msg)
+	o := sendOutcome{id: it.id, at: d.Server.now(), sent: err == nil}
+	if err != nil && ctx.Err() != nil {
+		o.stopped = true // not refused: due again at the next start
+	} else if err != nil {
+		temp := mailerr.IsTemporary(err)
+		d.Server.log().Warn("sending", "to", it.to, "err", err, "temporary", temp)
+		o.err = err.Error()
+		if !temp || o.at.Sub(time.Unix(it.created, 0)) > giveUp {
+			o.giveUp = true
+		} else {
+			o.retryAt = o.at.Add(time.Minute << min(it.attempts, 6)) // 1 min doubling to about an hour
+		}
+	}
+	return o
+}
+
+// record writes the outcomes of sendOne as they come, all that have come
+// in one transaction. When it cannot, it sets failed, so that no more is
+// sent, and returns the error: the mails sent but not recorded go again
+// (at least once, never lost).
+func (d *Daemon) record(ctx context.Context, outcomes <-chan sendOutcome, failed *atomic.Bool) error {
+	for o := range outcomes {
+		batch := []sendOutcome{o}
+	more:
+		for {
+			select {
+			case o, ok := <-outcomes:
+				if !ok {
+					break more
+				}
+				batch = append(batch, o)
+			default:
+				break more
+			}
+		}
+		if err := d.recordSent(ctx, batch); err != nil {
+			failed.Store(true)
+			for range outcomes {
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *Daemon) recordSent(ctx context.Context, batch []sendOutcome) error {
+	// A mail sent is recorded even when the daemon is stopping, so that
+	// the next start does not send it again.
+	ctx = context.WithoutCancel(ctx)
+	defer d.Server.writing()()
+	tx, err := d.Server.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for _, o := range batch {
+		switch {
+		case o.stopped:
+			continue
+		case o.sent:
+			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?`, o.at.Unix(), o.id)
+		case o.giveUp:
+			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET failed_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, o.at.Unix(), o.err, o.id)
+		default:
+			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET next_try_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, o.retryAt.Unix(), o.err, o.id)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }

@@ -3,6 +3,8 @@ package pbem
 import (
 	"context"
 	"errors"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,11 +19,11 @@ type refusingMailbox struct {
 
 var errRefused = errors.New("NO [CANNOT] the server refuses")
 
-func (r refusingMailbox) Done(ctx context.Context, uid uint32) error {
-	if uid == r.refuse {
+func (r refusingMailbox) Done(ctx context.Context, uids ...uint32) error {
+	if slices.Contains(uids, r.refuse) {
 		return errRefused
 	}
-	return r.Mailbox.Done(ctx, uid)
+	return r.Mailbox.Done(ctx, uids...)
 }
 
 // TestFilingFailureDoesNotStall: a handled mail that cannot be filed away
@@ -48,5 +50,44 @@ func TestFilingFailureDoesNotStall(t *testing.T) {
 	}
 	if left, _ := w.messages(w.ctx, "games", ""); len(left) != 1 {
 		t.Errorf("%d mails left in the INBOX, want the one that could not be filed", len(left))
+	}
+}
+
+// TestManyMailsInOneStep: a batch of mails is answered, each once, and
+// filed, and the last UID is the last mail's.
+func TestManyMailsInOneStep(t *testing.T) {
+	w := newWorld(t)
+	n := 43 // under the 50 of one Fetch
+	for i := range n {
+		p := players[i%len(players)]
+		w.deliver(w.write(p, w.srv.Address, "help", "", "help"))
+	}
+	msgs, err := w.messages(w.ctx, "games", "")
+	if err != nil || len(msgs) != n {
+		t.Fatalf("%d mails in the INBOX (%v), want %d", len(msgs), err, n)
+	}
+	if got, err := w.d.ProcessInbox(w.ctx); got != n || err != nil {
+		t.Fatalf("ProcessInbox = %d, %v; want %d", got, err, n)
+	}
+	if _, err := w.d.SendOutbox(w.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := w.messages(w.ctx, "games", ""); len(left) != 0 {
+		t.Errorf("%d mails left in the INBOX", len(left))
+	}
+	if done, _ := w.messages(w.ctx, "games", "icepost/done"); len(done) != n {
+		t.Errorf("%d mails in icepost/done, want %d", len(done), n)
+	}
+	if last, _ := getState(w.ctx, w.srv.DB, "last_uid"); last != strconv.Itoa(int(msgs[n-1].UID)) {
+		t.Errorf("last_uid = %s, want %d", last, msgs[n-1].UID)
+	}
+	for i, p := range players {
+		want := n / len(players)
+		if i < n%len(players) {
+			want++
+		}
+		if got := len(w.inbox(p)); got != want {
+			t.Errorf("%s got %d mails, want %d", p, got, want)
+		}
 	}
 }

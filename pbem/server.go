@@ -12,6 +12,7 @@ import (
 	"net/mail"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"icepost/notation"
@@ -52,6 +53,23 @@ type Server struct {
 	Bots Bots
 
 	botTrees botTrees // the search trees of the last bot games
+
+	// writeMu queues the daemon's own writers (its inbox, outbox, bot and
+	// clock loops): see writing.
+	writeMu sync.Mutex
+}
+
+// writing takes the daemon's write lock, and returns its release. SQLite
+// lets one writer in at a time, and one that finds the database locked
+// sleeps and looks again (1, 2, 5, ... up to 100 ms between looks): behind
+// a stream of mails, each handled in a transaction of about 15 ms, the
+// outbox's small updates could wait a second or more. The daemon's
+// writers queue here instead, and each gets the database as soon as the
+// one before is done. Other processes (the web site reads; an operator's
+// command) meet SQLite's lock as before.
+func (s *Server) writing() func() {
+	s.writeMu.Lock()
+	return s.writeMu.Unlock
 }
 
 // Disposition says where a handled mail goes.
@@ -196,6 +214,7 @@ func (s *Server) handleOnce(ctx context.Context, raw []byte) (msg *mailread.Mess
 	}()
 	msg, readErr := mailread.Read(bytes.NewReader(raw), games.Grammar{})
 	key = mailKey(msg, raw)
+	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return msg, key, Done, fmt.Errorf("pbem: begin: %w", err)
@@ -293,6 +312,7 @@ func (s *Server) setAside(ctx context.Context, msg *mailread.Message, key string
 	if s.DryRun {
 		return Rejected, nil
 	}
+	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return Done, fmt.Errorf("pbem: setting a mail aside: begin: %w", err)
@@ -350,6 +370,9 @@ type handling struct {
 	// condsChanged lists the seats whose conditional moves this mail
 	// changed: each gets one board listing them (confirmConditions).
 	condsChanged []condChange
+	// pictures are the board pictures drawn or being drawn, by key
+	// (drawAhead).
+	pictures map[string]*pictureJob
 }
 
 // send queues a mail. Mail to the server's own address is dropped: that

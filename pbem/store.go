@@ -3,7 +3,9 @@ package pbem
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"embed"
+	"strconv"
 
 	"icepost/sqlitedb"
 )
@@ -68,4 +70,46 @@ func StoredSecret(ctx context.Context, db *sql.DB, generate func() string) (stri
 		return "", err
 	}
 	return getState(ctx, db, "secret")
+}
+
+// syncDB makes every transaction committed so far survive a power loss or
+// a crash of the operating system, not only a crash of the process, and
+// returns the highest outbox id it covers.
+//
+// Transactions commit with synchronous=NORMAL (sqlitedb.DSN): in WAL mode
+// a commit is written to the WAL but not synced, which a crash of the
+// process keeps and a power loss may undo. That is safe only as long as
+// nothing outside the database acts on the commit. So the daemon calls
+// syncDB before a handled mail is filed away and before a queued reply is
+// sent: it commits one small write with synchronous=FULL, which syncs the
+// WAL, and with it every commit written to it before (one file, appended
+// in order; recovery keeps every commit up to the last synced one). One
+// sync covers a whole batch of mails, where synchronous=FULL everywhere
+// would cost one per transaction.
+func (s *Server) syncDB(ctx context.Context) (outbox int64, err error) {
+	defer s.writing()()
+	conn, err := s.DB.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	// Read before the synced commit: every row seen here was committed
+	// before it.
+	if err := conn.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM pbem_outbox`).Scan(&outbox); err != nil {
+		return 0, err
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = FULL`); err != nil {
+		return 0, err
+	}
+	_, err = conn.ExecContext(ctx, `INSERT INTO pbem_state (key, value) VALUES ('synced_at', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+		strconv.FormatInt(s.now().UnixNano(), 10))
+	// Back to the DSN's setting before the connection goes back to the
+	// pool; one that cannot be set back is closed instead.
+	if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA synchronous = NORMAL`); rerr != nil {
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	if err != nil {
+		return 0, err
+	}
+	return outbox, nil
 }

@@ -75,3 +75,31 @@ func TestMigrateOlderTable(t *testing.T) {
 		t.Error("migration 2 did not run on a database at version 1")
 	}
 }
+
+// TestSyncDBLeavesThePoolAsFound: syncDB commits at synchronous=FULL on a
+// connection of the pool, and gives it back at the DSN's NORMAL; it says
+// which outbox rows it covered.
+func TestSyncDBLeavesThePoolAsFound(t *testing.T) {
+	ctx := context.Background()
+	db, err := OpenDB(filepath.Join(t.TempDir(), "daemon.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := Migrate(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1) // the connection syncDB used is the one asked next
+	if _, err := db.Exec(`INSERT INTO pbem_outbox (recipient, message, created_at, next_try_at) VALUES ('a@b', x'00', 0, 0), ('c@d', x'00', 0, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{DB: db}
+	id, err := s.syncDB(ctx)
+	if err != nil || id != 2 {
+		t.Fatalf("syncDB = %d, %v; want 2 (the last outbox row)", id, err)
+	}
+	var sync int
+	if err := db.QueryRow(`PRAGMA synchronous`).Scan(&sync); err != nil || sync != 1 {
+		t.Errorf("PRAGMA synchronous = %d (%v) after syncDB, want 1 (NORMAL)", sync, err)
+	}
+}

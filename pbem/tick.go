@@ -20,6 +20,7 @@ func (s *Server) newHandling(ctx context.Context, tx *sql.Tx) *handling {
 // action returns what it did for the log ("" for nothing). In a dry run it
 // is logged, with the mails it would send, and rolled back.
 func (s *Server) act(ctx context.Context, fn func(h *handling) (string, error)) (string, error) {
+	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return "", fmt.Errorf("pbem: begin: %w", err)
@@ -63,6 +64,7 @@ func (s *Server) Resume(ctx context.Context) error {
 		}
 		return nil
 	}
+	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -212,37 +212,49 @@ func (in *Inbox) Fetch(ctx context.Context, afterUID uint32) ([]Mail, uint32, er
 	return mails, in.uidValidity, nil
 }
 
-// Done files a processed message into IMAPConfig.DoneFolder.
-func (in *Inbox) Done(ctx context.Context, uid uint32) error {
-	return in.file(ctx, uid, in.cfg.DoneFolder)
+// Done files processed messages into IMAPConfig.DoneFolder, all in one
+// command.
+func (in *Inbox) Done(ctx context.Context, uids ...uint32) error {
+	return in.file(ctx, uids, in.cfg.DoneFolder)
 }
 
-// Reject files a message that cannot be processed into
-// IMAPConfig.RejectedFolder.
-func (in *Inbox) Reject(ctx context.Context, uid uint32) error {
-	return in.file(ctx, uid, in.cfg.RejectedFolder)
+// Reject files messages that cannot be processed into
+// IMAPConfig.RejectedFolder, all in one command.
+func (in *Inbox) Reject(ctx context.Context, uids ...uint32) error {
+	return in.file(ctx, uids, in.cfg.RejectedFolder)
 }
 
-// file moves the message to folder, creating the folder when missing. When
-// the server refuses (no permission, no such folder and no right to create
-// it), the message is flagged \Seen and KeywordDone instead, so that it is
-// not read again.
-func (in *Inbox) file(ctx context.Context, uid uint32, folder string) error {
+// file moves the messages to folder, creating the folder when missing.
+// When the server refuses (no permission, no such folder and no right to
+// create it), the messages are flagged \Seen and KeywordDone instead, so
+// that they are not read again. Whatever the number of messages, it takes
+// the same round trips: a UID SEARCH, and a UID MOVE (or COPY, STORE and
+// EXPUNGE) of the set.
+func (in *Inbox) file(ctx context.Context, uids []uint32, folder string) error {
+	if len(uids) == 0 {
+		return nil
+	}
 	folder = in.serverName(folder)
 	return in.run(ctx, func(c *imapclient.Client) error {
 		// A message already gone (filed by an earlier attempt, or by
 		// someone else) is done with. Asking first also spares clients
 		// the empty COPYUID some servers answer for a missing UID.
-		data, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{imap.UIDSetNum(imap.UID(uid))}}, nil).Wait()
-		if err != nil {
-			return fmt.Errorf("mailbox: UID SEARCH %d: %w", uid, err)
+		want := make([]imap.UID, len(uids))
+		for i, u := range uids {
+			want[i] = imap.UID(u)
 		}
-		if !slices.Contains(data.AllUIDs(), imap.UID(uid)) {
+		data, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{imap.UIDSetNum(want...)}}, nil).Wait()
+		if err != nil {
+			return fmt.Errorf("mailbox: UID SEARCH %v: %w", uids, err)
+		}
+		there := data.AllUIDs()
+		if len(there) == 0 {
 			return nil
 		}
+		set := imap.UIDSetNum(there...)
 		err = in.ensureFolder(c, folder)
 		if err == nil {
-			err = move(c, uid, folder)
+			err = move(c, set, folder)
 		}
 		if err == nil {
 			return nil
@@ -251,11 +263,10 @@ func (in *Inbox) file(ctx context.Context, uid uint32, folder string) error {
 		if !errors.As(err, &ierr) {
 			return err
 		}
-		in.cfg.Logger.Warn("cannot move mail; flagging it instead", "uid", uid, "folder", folder, "err", err)
-		set := imap.UIDSetNum(imap.UID(uid))
+		in.cfg.Logger.Warn("cannot move mail; flagging it instead", "uids", set.String(), "folder", folder, "err", err)
 		flags := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagSeen, KeywordDone}}
 		if err := c.Store(set, flags, nil).Close(); err != nil {
-			return fmt.Errorf("mailbox: flag UID %d: %w", uid, err)
+			return fmt.Errorf("mailbox: flag UID %s: %w", set, err)
 		}
 		return nil
 	})
@@ -290,23 +301,22 @@ func (in *Inbox) ensureFolder(c *imapclient.Client, folder string) error {
 	return nil
 }
 
-// move moves one message with MOVE when the server has it, else with COPY,
+// move moves messages with MOVE when the server has it, else with COPY,
 // STORE \Deleted and (UID) EXPUNGE. Unlike imapclient.Move's fallback, it
 // flags nothing as deleted unless the copy succeeded.
-func move(c *imapclient.Client, uid uint32, folder string) error {
-	set := imap.UIDSetNum(imap.UID(uid))
+func move(c *imapclient.Client, set imap.UIDSet, folder string) error {
 	if c.Caps().Has(imap.CapMove) {
 		if _, err := c.Move(set, folder).Wait(); err != nil {
-			return fmt.Errorf("mailbox: UID MOVE %d to %s: %w", uid, folder, err)
+			return fmt.Errorf("mailbox: UID MOVE %s to %s: %w", set, folder, err)
 		}
 		return nil
 	}
 	if _, err := c.Copy(set, folder).Wait(); err != nil {
-		return fmt.Errorf("mailbox: UID COPY %d to %s: %w", uid, folder, err)
+		return fmt.Errorf("mailbox: UID COPY %s to %s: %w", set, folder, err)
 	}
 	del := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
 	if err := c.Store(set, del, nil).Close(); err != nil {
-		return fmt.Errorf("mailbox: flag UID %d deleted: %w", uid, err)
+		return fmt.Errorf("mailbox: flag UID %s deleted: %w", set, err)
 	}
 	var err error
 	if c.Caps().Has(imap.CapUIDPlus) {
@@ -316,7 +326,7 @@ func move(c *imapclient.Client, uid uint32, folder string) error {
 		err = c.Expunge().Close()
 	}
 	if err != nil {
-		return fmt.Errorf("mailbox: expunge UID %d: %w", uid, err)
+		return fmt.Errorf("mailbox: expunge UID %s: %w", set, err)
 	}
 	return nil
 }

@@ -186,6 +186,24 @@ func TestFetchDoneReject(t *testing.T) {
 			if ms := s.messages(t, "INBOX"); len(ms) != 1 {
 				t.Errorf("INBOX holds %d messages, want 1", len(ms))
 			}
+
+			// Several at once, one of them gone already.
+			for i := 4; i <= 6; i++ {
+				s.deliver(t, mail(i))
+			}
+			more, _, err := in.Fetch(ctx, 0)
+			if err != nil || len(more) != 4 {
+				t.Fatalf("Fetch(0) = %v, %v; want 4 mails", uids(more), err)
+			}
+			if err := in.Done(ctx, append(uids(more), all[0].UID)...); err != nil {
+				t.Fatal(err)
+			}
+			if ms := s.messages(t, "INBOX"); len(ms) != 0 {
+				t.Errorf("after Done of all, INBOX holds %d messages", len(ms))
+			}
+			if ms := s.messages(t, "icepost/done"); len(ms) != 5 {
+				t.Errorf("icepost/done holds %d messages, want 5", len(ms))
+			}
 		})
 	}
 }

@@ -138,17 +138,17 @@ func (r *Reader) Fetch(ctx context.Context, afterUID uint32) ([]Mail, uint32, er
 
 // Done is Inbox.Done on a live connection. Retried after a reconnection,
 // it is harmless: a UID that is gone is no longer there to move.
-func (r *Reader) Done(ctx context.Context, uid uint32) error {
+func (r *Reader) Done(ctx context.Context, uids ...uint32) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.do(ctx, func(in *Inbox) error { return in.Done(ctx, uid) })
+	return r.do(ctx, func(in *Inbox) error { return in.Done(ctx, uids...) })
 }
 
 // Reject is Inbox.Reject on a live connection.
-func (r *Reader) Reject(ctx context.Context, uid uint32) error {
+func (r *Reader) Reject(ctx context.Context, uids ...uint32) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.do(ctx, func(in *Inbox) error { return in.Reject(ctx, uid) })
+	return r.do(ctx, func(in *Inbox) error { return in.Reject(ctx, uids...) })
 }
 
 // Wait is Inbox.Wait. When the connection is down or drops, Wait returns

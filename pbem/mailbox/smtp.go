@@ -1,11 +1,13 @@
 package mailbox
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -31,12 +33,32 @@ type SMTPConfig struct {
 	// Timeout bounds one Send when ctx has no earlier deadline; default
 	// 2 minutes.
 	Timeout time.Duration
+	// KeepIdle is how long a connection stays open after a message, for
+	// the next one; default 30 seconds (servers wait at least five
+	// minutes for a client's next command, RFC 5321 4.5.3.2); negative:
+	// one connection per message.
+	KeepIdle time.Duration
 }
 
-// Sender submits messages to an SMTP server, one connection per message.
-// It is safe for concurrent use.
+// Sender submits messages to an SMTP server. A connection serves one
+// message after another (a MAIL transaction each) for as long as messages
+// come within SMTPConfig.KeepIdle, so that a burst of replies does not pay
+// a connection, a greeting and EHLO (and TLS, and AUTH) each. It is safe
+// for concurrent use: each Send takes an idle connection, or opens one.
 type Sender struct {
 	cfg SMTPConfig
+
+	mu     sync.Mutex
+	idle   []*smtpConn // newest last
+	reaper *time.Timer // closes connections idle too long; nil when none
+	closed bool
+}
+
+// smtpConn is an open SMTP session, greeted and authenticated.
+type smtpConn struct {
+	conn  net.Conn
+	c     *smtp.Client
+	since time.Time // idle since
 }
 
 // NewSender checks cfg and returns a Sender; it does not connect.
@@ -54,6 +76,9 @@ func NewSender(cfg SMTPConfig) (*Sender, error) {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 2 * time.Minute
+	}
+	if cfg.KeepIdle == 0 {
+		cfg.KeepIdle = 30 * time.Second
 	}
 	return &Sender{cfg: cfg}, nil
 }
@@ -124,42 +149,196 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, msg []byte)
 }
 
 func (s *Sender) send(ctx context.Context, from string, to []string, msg []byte) error {
-	conn, err := dialTCP(ctx, s.cfg.Addr, s.cfg.TLS, s.cfg.TLSConfig, s.cfg.Timeout)
+	// A connection kept from an earlier message may have been closed by
+	// the server meanwhile. That shows at MAIL FROM, before anything of
+	// the message went out: then try the next, or a new connection. A
+	// failure later, or on a new connection, is the answer.
+	for {
+		sc := s.takeIdle()
+		if sc == nil {
+			break
+		}
+		err, early := s.transact(ctx, sc, from, to, msg)
+		if err == nil {
+			s.putIdle(sc)
+			return nil
+		}
+		sc.conn.Close()
+		if !early || ctx.Err() != nil {
+			return err
+		}
+	}
+	sc, err := s.dial(ctx)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	err, _ = s.transact(ctx, sc, from, to, msg)
+	if err != nil {
+		sc.conn.Close()
+		return err
+	}
+	s.putIdle(sc)
+	return nil
+}
+
+// dial opens a connection, says EHLO and authenticates.
+func (s *Sender) dial(ctx context.Context) (*smtpConn, error) {
+	conn, err := dialTCP(ctx, s.cfg.Addr, s.cfg.TLS, s.cfg.TLSConfig, s.cfg.Timeout)
+	if err != nil {
+		return nil, err
+	}
 	if dl, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(dl)
 	}
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-
+	fail := func(err error) (*smtpConn, error) {
+		conn.Close()
+		return nil, err
+	}
 	var c *smtp.Client
 	if s.cfg.TLS == TLSStartTLS {
 		// The first EHLO says "localhost"; the one after STARTTLS, which
 		// is the one that counts, says LocalName.
 		c, err = smtp.NewClientStartTLS(conn, tlsConfig(s.cfg.TLSConfig, s.cfg.Addr))
 		if err != nil {
-			return err
+			return fail(err)
 		}
 	} else {
 		c = smtp.NewClient(conn)
 	}
 	if err := c.Hello(s.cfg.LocalName); err != nil {
-		return err
+		return fail(err)
 	}
-	defer c.Close()
 	if s.cfg.Username != "" {
 		// TLSNone is only accepted for loopback (NewSender), so the
 		// password never crosses a network in clear.
 		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
-			return err
+			return fail(err)
 		}
 	}
-	if err := c.SendMail(from, to, bytes.NewReader(msg)); err != nil {
-		return err
+	return &smtpConn{conn: conn, c: c}, nil
+}
+
+// transact sends one message on sc: MAIL FROM, RCPT TO each, DATA. It
+// reports whether it failed at MAIL FROM, when the server has seen nothing
+// of the message.
+func (s *Sender) transact(ctx context.Context, sc *smtpConn, from string, to []string, msg []byte) (err error, early bool) {
+	if dl, ok := ctx.Deadline(); ok {
+		sc.conn.SetDeadline(dl)
 	}
-	c.Quit() // the message is accepted; a failed QUIT loses nothing
+	stop := context.AfterFunc(ctx, func() { sc.conn.Close() })
+	// A message accepted stays accepted when ctx ends just after; the
+	// connection, closed, fails at MAIL FROM next time and is dropped.
+	defer stop()
+	var opts *smtp.MailOptions
+	if !ascii(from) || slices.ContainsFunc(to, func(a string) bool { return !ascii(a) }) {
+		opts = &smtp.MailOptions{UTF8: true}
+	}
+	if err := sc.c.Mail(from, opts); err != nil {
+		return err, true
+	}
+	for _, addr := range to {
+		if err := sc.c.Rcpt(addr, nil); err != nil {
+			return err, false
+		}
+	}
+	w, err := sc.c.Data()
+	if err != nil {
+		return err, false
+	}
+	if _, err := w.Write(msg); err != nil {
+		w.Close()
+		return err, false
+	}
+	if err := w.Close(); err != nil {
+		return err, false
+	}
+	sc.conn.SetDeadline(time.Time{})
+	return nil, false
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// takeIdle returns the connection idle the shortest time, closing those
+// idle too long; nil when there is none.
+func (s *Sender) takeIdle() *smtpConn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n := len(s.idle); n > 0; n = len(s.idle) {
+		sc := s.idle[n-1]
+		s.idle = s.idle[:n-1]
+		if time.Since(sc.since) < s.cfg.KeepIdle {
+			return sc
+		}
+		sc.conn.Close()
+	}
+	return nil
+}
+
+// putIdle keeps sc for the next message, or says QUIT and closes it.
+func (s *Sender) putIdle(sc *smtpConn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.cfg.KeepIdle < 0 {
+		go quit(sc)
+		return
+	}
+	sc.since = time.Now()
+	s.idle = append(s.idle, sc)
+	if s.reaper == nil {
+		s.reaper = time.AfterFunc(s.cfg.KeepIdle, s.reap)
+	}
+}
+
+// reap closes the connections idle for KeepIdle.
+func (s *Sender) reap() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reaper = nil
+	keep := s.idle[:0]
+	for _, sc := range s.idle {
+		if time.Since(sc.since) >= s.cfg.KeepIdle {
+			go quit(sc)
+		} else {
+			keep = append(keep, sc)
+		}
+	}
+	clear(s.idle[len(keep):])
+	s.idle = keep
+	if len(s.idle) > 0 {
+		s.reaper = time.AfterFunc(s.cfg.KeepIdle-time.Since(s.idle[0].since), s.reap)
+	}
+}
+
+// quit says QUIT and closes: every message on the connection is accepted
+// already, so a failed QUIT loses nothing.
+func quit(sc *smtpConn) {
+	sc.conn.SetDeadline(time.Now().Add(5 * time.Second))
+	sc.c.Quit()
+	sc.conn.Close()
+}
+
+// Close closes the idle connections; a Send after it works, on a
+// connection of its own.
+func (s *Sender) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	for _, sc := range s.idle {
+		go quit(sc)
+	}
+	s.idle = nil
+	if s.reaper != nil {
+		s.reaper.Stop()
+		s.reaper = nil
+	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/emersion/go-smtp"
@@ -254,3 +255,59 @@ type quiet struct{}
 
 func (quiet) Printf(string, ...any) {}
 func (quiet) Println(...any)        {}
+
+// counting is accepting that counts its connections and keeps the last.
+type counting struct {
+	accepting
+	sessions *atomic.Int32
+	last     chan *smtp.Conn
+}
+
+func (c counting) NewSession(conn *smtp.Conn) (smtp.Session, error) {
+	c.sessions.Add(1)
+	select {
+	case <-c.last:
+	default:
+	}
+	c.last <- conn
+	return c.accepting, nil
+}
+
+// TestSendKeepsConnections: messages in a row share one connection, and a
+// kept connection that the server has closed meanwhile is replaced
+// without losing the message.
+func TestSendKeepsConnections(t *testing.T) {
+	ctx := context.Background()
+	var sessions atomic.Int32
+	be := counting{accepting{got: make(chan string, 10)}, &sessions, make(chan *smtp.Conn, 1)}
+	srv := smtp.NewServer(be)
+	srv.Domain = "localhost"
+	srv.ErrorLog = quiet{}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	s := newSender(t, mailbox.SMTPConfig{Addr: ln.Addr().String(), TLS: mailbox.TLSNone})
+	defer s.Close()
+	send := func(body string) {
+		t.Helper()
+		if err := s.Send(ctx, "games@example.org", []string{"alice@example.org"}, []byte("Subject: x\r\n\r\n"+body+"\r\n")); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-be.got; !strings.Contains(got, body) {
+			t.Fatalf("the server got %q, want %q", got, body)
+		}
+	}
+	send("one")
+	send("two")
+	if n := sessions.Load(); n != 1 {
+		t.Errorf("two messages in a row took %d connections, want 1", n)
+	}
+	(<-be.last).Close() // the server drops the idle connection
+	send("three")
+	if n := sessions.Load(); n != 2 {
+		t.Errorf("%d connections after the server closed the first, want 2", n)
+	}
+}

@@ -361,8 +361,18 @@ func appendMessage(ctx context.Context, addr, user, password, mailbox string, ms
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
+	if err := appendOn(c, user, mailbox, msg); err != nil {
+		return err
+	}
+	c.Logout().Wait()
+	return nil
+}
+
+// appendOn appends msg to mailbox on a logged-in connection.
+func appendOn(c *imapclient.Client, user, mailbox string, msg []byte) error {
 	cmd := c.Append(mailbox, int64(len(msg)), nil)
 	if _, err := cmd.Write(msg); err != nil {
+		cmd.Close()
 		return err
 	}
 	if err := cmd.Close(); err != nil {
@@ -371,7 +381,6 @@ func appendMessage(ctx context.Context, addr, user, password, mailbox string, ms
 	if _, err := cmd.Wait(); err != nil {
 		return fmt.Errorf("mailtest: append to %s's %s: %w", user, mailbox, err)
 	}
-	c.Logout().Wait()
 	return nil
 }
 
