@@ -371,7 +371,7 @@ func (t *tree) pick(n *node) *node {
 // It plays in place (rules.Mutable): a playout allocates nothing a ply.
 func (t *tree) playout(s rules.State) {
 	cur := rules.NewMutable(s)
-	if t.trial == nil || t.trial.Game() != s.Game() {
+	if t.trial == nil || t.trial.Game().Name() != s.Game().Name() {
 		t.trial = rules.NewMutable(s)
 	}
 	for ply := 0; ply < t.cutoff; ply++ {
