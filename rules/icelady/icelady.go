@@ -112,8 +112,6 @@ var stackNamesLower = [8]string{"", "s", "m", "l", "l+s", "l+m", "l+m+s", ""}
 // pieceNames names each kind for players.
 var pieceNames = [8]string{"", "small", "medium", "king", "king tree L+S", "king tree L+M", "king tree L+M+S", ""}
 
-const startCode = "IceLady 8/2mmmm2/2ssss2/8/8/2SSSS2/2MMMM2/8 4 4 1"
-
 type game struct{}
 
 // Game is Ice Lady.
