@@ -10,9 +10,8 @@ import (
 // format 2 records. Numbers never change and are never reused, so a
 // token once read stays right for the life of the process.
 type tokenCache struct {
-	mu  sync.Mutex
-	m   map[uint32]string
-	all bool // every token stored when loadAll ran is here
+	mu sync.Mutex
+	m  map[uint32]string
 }
 
 // tokens returns a function that gives the tokens of move numbers,

@@ -406,11 +406,7 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request) error {
 }
 
 func gameTitle(s archive.Summary) string {
-	names := make([]string, len(s.Players))
-	for i, n := range s.Players {
-		names[i] = n
-	}
-	t := fmt.Sprintf("%s #%d: %s", s.Game, s.ID, strings.Join(names, " – "))
+	t := fmt.Sprintf("%s #%d: %s", s.Game, s.ID, strings.Join(s.Players, " – "))
 	if s.Event != "" && s.Event != "?" {
 		t += ", " + s.Event
 	}

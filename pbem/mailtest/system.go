@@ -350,24 +350,6 @@ func listMessages(ctx context.Context, addr, user, password, mailbox string) ([]
 	return out, nil
 }
 
-func appendMessage(ctx context.Context, addr, user, password, mailbox string, msg []byte) error {
-	if mailbox == "" {
-		mailbox = "INBOX"
-	}
-	c, err := login(ctx, addr, user, password)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	stop := context.AfterFunc(ctx, func() { c.Close() })
-	defer stop()
-	if err := appendOn(c, user, mailbox, msg); err != nil {
-		return err
-	}
-	c.Logout().Wait()
-	return nil
-}
-
 // appendOn appends msg to mailbox on a logged-in connection.
 func appendOn(c *imapclient.Client, user, mailbox string, msg []byte) error {
 	cmd := c.Append(mailbox, int64(len(msg)), nil)
