@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"icepost/notation"
+	"icepost/rules"
 )
 
 // Provenance says where a game came from: a record file (File, and where
@@ -69,6 +71,8 @@ type gameRow struct {
 	hashes                                   []uint64 // position hashes by ply
 	movers                                   []uint8  // the seat to move by ply
 	tokens                                   string   // canonical tokens of the main line, each ended by a space (joinTokens)
+	ids                                      []uint32 // their numbers, when looked up ahead (0: not yet numbered)
+	numbered                                 bool     // every one of ids is set
 	text                                     [3]string
 	prov                                     Provenance
 }
@@ -99,9 +103,50 @@ func seatOf(name string) (int, bool) {
 	return n, err == nil && n > 0
 }
 
+// prepare is the row of a replayed game (AddGame); its record is made
+// canonical first.
 func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 	g.Canonicalize()
-	rec := g.Record
+	r := &gameRow{
+		hashes: make([]uint64, len(g.States)),
+		movers: make([]uint8, len(g.States)),
+	}
+	for i, s := range g.States {
+		r.hashes[i] = uint64(PositionHash(s))
+		r.movers[i] = uint8(s.ToMove())
+	}
+	if err := r.fill(g.Record, notation.Walked{Rules: g.Rules, Options: g.Options, Final: g.Final()}, g.States[0].Code(), prov); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// prepareRecord is the row of a record not yet replayed (Import): it
+// replays it with notation.Walk, hashing each position as it passes and
+// keeping none, and makes the record canonical on the way.
+func prepareRecord(rec *notation.Record, prov Provenance) (*gameRow, error) {
+	n := len(rec.Main.Moves) + 1
+	r := &gameRow{hashes: make([]uint64, 0, n), movers: make([]uint8, 0, n)}
+	var start string
+	w, err := notation.Walk(rec, true, func(ply int, s rules.State) {
+		if ply == 0 {
+			start = s.Code()
+		}
+		r.hashes = append(r.hashes, uint64(PositionHash(s)))
+		r.movers = append(r.movers, uint8(s.ToMove()))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := r.fill(rec, w, start, prov); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// fill sets everything of a row but its positions from a canonical
+// record, what its replay learnt and the code of its start position.
+func (r *gameRow) fill(rec *notation.Record, g notation.Walked, start string, prov Provenance) error {
 	// A plain record (format 2) is not formatted here: its text is the
 	// formatter's output for its tags, moves and result, formatted when
 	// read. Only a long one is formatted, to measure it.
@@ -110,18 +155,16 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 	if !plain || textBound(rec) > MaxRecordBytes {
 		text = notation.AppendFormat(nil, rec)
 		if len(text) > MaxRecordBytes {
-			return nil, fmt.Errorf("%w: %d bytes, the archive takes up to %d", ErrTooLarge, len(text), MaxRecordBytes)
+			return fmt.Errorf("%w: %d bytes, the archive takes up to %d", ErrTooLarge, len(text), MaxRecordBytes)
 		}
 	}
-	r := &gameRow{
-		game:   g.Rules.Name(),
-		seats:  g.Options.Seats,
-		board:  g.Options.Board,
-		target: g.Options.Target,
-		result: rec.Result,
-		plies:  len(g.Moves),
-		prov:   prov,
-	}
+	r.game = g.Rules.Name()
+	r.seats = g.Options.Seats
+	r.board = g.Options.Board
+	r.target = g.Options.Target
+	r.result = rec.Result
+	r.plies = len(rec.Main.Moves)
+	r.prov = prov
 	if plain {
 		r.recHead = packTags(rec.Tags, rec.Result) // the moves follow when numbered
 	} else {
@@ -136,14 +179,13 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 	r.scores, r.hasScores = rec.Tag("Score")
 	winner, decided, err := notation.ParseResult(rec.Result, r.seats)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	r.winner = -1
 	if decided {
 		r.winner = winner
 	}
-	final := g.Final()
-	scores := final.Scores()
+	scores := g.Final.Scores()
 	names := rec.Players()
 	var playerText []string
 	for i := 0; i < r.seats; i++ {
@@ -178,16 +220,10 @@ func prepare(g *notation.Game, prov Provenance) (*gameRow, error) {
 			r.tags = append(r.tags, notation.Tag{Name: t.Name, Value: t.Value})
 		}
 	}
-	r.hashes = make([]uint64, len(g.States))
-	r.movers = make([]uint8, len(g.States))
-	for i, s := range g.States {
-		r.hashes[i] = uint64(PositionHash(s))
-		r.movers[i] = uint8(s.ToMove())
-	}
 	r.tokens = joinTokens(rec.Main.Moves)
-	r.dedupe = dedupeKey(g)
+	r.dedupe = dedupeKey(r.game, g.Options, start, rec)
 	r.text = [3]string{strings.Join(playerText, " "), strings.TrimSpace(r.event + " " + r.site), strings.Join(comments(rec), " ")}
-	return r, nil
+	return nil
 }
 
 func comments(rec *notation.Record) []string {
@@ -216,7 +252,7 @@ type inserter struct {
 	findPlayer, insPlayer                     *sql.Stmt
 	findMove, insMove                         *sql.Stmt
 	players                                   map[string]int64
-	moves                                     map[string]uint32
+	moves                                     *tokenNumbers
 	now                                       int64
 	pending                                   []entry
 	dups                                      map[int64]int64 // dedupe key -> id, when knowDups ran
@@ -228,10 +264,10 @@ type inserter struct {
 // tokens already numbered (an import keeps them from one batch to the
 // next; numbers never change); when empty, every token the archive
 // numbers is read into it at once (an import meets most of them).
-func newInserter(ctx context.Context, tx *sql.Tx, moves map[string]uint32) (*inserter, error) {
-	preload := moves != nil && len(moves) == 0
+func newInserter(ctx context.Context, tx *sql.Tx, moves *tokenNumbers) (*inserter, error) {
+	preload := moves != nil && len(moves.m) == 0
 	if moves == nil {
-		moves = map[string]uint32{}
+		moves = newTokenNumbers()
 	}
 	ins := &inserter{tx: tx, players: map[string]int64{}, moves: moves, now: time.Now().Unix()}
 	for _, p := range []struct {
@@ -271,7 +307,7 @@ func newInserter(ctx context.Context, tx *sql.Tx, moves map[string]uint32) (*ins
 				ins.close()
 				return nil, err
 			}
-			ins.moves[tok] = id
+			ins.moves.add(tok, id)
 		}
 		if err := rows.Err(); err != nil {
 			ins.close()
@@ -371,7 +407,7 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	if r.prov.MailGame != "" {
 		mail = r.prov.MailGame
 	}
-	ids, err := ins.moveIDs(ctx, r.tokens)
+	ids, err := ins.moveIDs(ctx, r)
 	if err != nil {
 		return 0, false, err
 	}
@@ -568,7 +604,7 @@ func (ins *inserter) flushRows() error {
 
 // moveID numbers a canonical move token (1 and up).
 func (ins *inserter) moveID(ctx context.Context, tok string) (uint32, error) {
-	if id, ok := ins.moves[tok]; ok {
+	if id, ok := ins.moves.m[tok]; ok { // the only writer reads without the lock
 		return id, nil
 	}
 	var id uint32
@@ -586,7 +622,7 @@ func (ins *inserter) moveID(ctx context.Context, tok string) (uint32, error) {
 	} else if err != nil {
 		return 0, err
 	}
-	ins.moves[strings.Clone(tok)] = id // not a piece of the game's joined tokens
+	ins.moves.add(strings.Clone(tok), id) // not a piece of the game's joined tokens
 	return id, nil
 }
 
@@ -619,22 +655,82 @@ func joinTokens(moves []*notation.Move) string {
 	return string(b)
 }
 
-// moveIDs numbers a main line's tokens (joinTokens).
-func (ins *inserter) moveIDs(ctx context.Context, tokens string) ([]uint32, error) {
-	ids := make([]uint32, 0, strings.Count(tokens, " "))
-	for tokens != "" {
-		i := strings.IndexByte(tokens, ' ')
-		if i < 0 {
-			i = len(tokens)
+// moveIDs numbers a row's main line: the numbers a replaying goroutine
+// found (tokenNumbers.number), and the tokens it did not find numbered
+// here, in the database.
+func (ins *inserter) moveIDs(ctx context.Context, r *gameRow) ([]uint32, error) {
+	if r.numbered {
+		return r.ids, nil
+	}
+	ids := r.ids
+	if ids == nil {
+		ids = make([]uint32, strings.Count(r.tokens, " "))
+	}
+	k := 0
+	for tok := range eachToken(r.tokens) {
+		if ids[k] == 0 {
+			id, err := ins.moveID(ctx, tok)
+			if err != nil {
+				return nil, err
+			}
+			ids[k] = id
 		}
-		id, err := ins.moveID(ctx, tokens[:i])
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-		tokens = tokens[min(i+1, len(tokens)):]
+		k++
 	}
 	return ids, nil
+}
+
+// eachToken yields the tokens of a joined main line (joinTokens).
+func eachToken(tokens string) func(yield func(string) bool) {
+	return func(yield func(string) bool) {
+		for tokens != "" {
+			i := strings.IndexByte(tokens, ' ')
+			if i < 0 {
+				i = len(tokens)
+			}
+			if !yield(tokens[:i]) {
+				return
+			}
+			tokens = tokens[min(i+1, len(tokens)):]
+		}
+	}
+}
+
+// tokenNumbers is the move tokens an import has numbered (move_tokens),
+// kept from one batch to the next. The storing goroutine is its only
+// writer; the replaying goroutines read it to number a game's tokens
+// ahead of the store (number), which took a tenth of the store's time at
+// a million games. A number is the database's from the moment the store
+// assigns it (rowids start at 1, so 0 is "not numbered yet").
+type tokenNumbers struct {
+	mu sync.RWMutex
+	m  map[string]uint32
+}
+
+func newTokenNumbers() *tokenNumbers { return &tokenNumbers{m: map[string]uint32{}} }
+
+// add records tok's number (the writer only).
+func (t *tokenNumbers) add(tok string, id uint32) {
+	t.mu.Lock()
+	t.m[tok] = id
+	t.mu.Unlock()
+}
+
+// number fills in the numbers of a row's main line that are known,
+// leaving 0 for the others, and says whether it found all.
+func (t *tokenNumbers) number(r *gameRow) {
+	r.ids = make([]uint32, strings.Count(r.tokens, " "))
+	all := true
+	t.mu.RLock()
+	k := 0
+	for tok := range eachToken(r.tokens) {
+		id := t.m[tok]
+		r.ids[k] = id
+		all = all && id != 0
+		k++
+	}
+	t.mu.RUnlock()
+	r.numbered = all
 }
 
 // addPositions queues a game's index entries; ids are its main line's

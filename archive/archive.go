@@ -146,7 +146,7 @@ func reindex(ctx context.Context, db *sql.DB) error {
 			if err := rows.Err(); err != nil {
 				return err
 			}
-			ins, err := newInserter(ctx, tx, map[string]uint32{})
+			ins, err := newInserter(ctx, tx, newTokenNumbers())
 			if err != nil {
 				return err
 			}
@@ -172,7 +172,7 @@ func reindex(ctx context.Context, db *sql.DB) error {
 					r.hashes = append(r.hashes, uint64(PositionHash(s)))
 					r.movers = append(r.movers, uint8(s.ToMove()))
 				}
-				ids, err := ins.moveIDs(ctx, r.tokens)
+				ids, err := ins.moveIDs(ctx, r)
 				if err != nil {
 					return err
 				}

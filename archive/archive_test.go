@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -816,5 +818,45 @@ func TestSplitKeepsCommentsWhole(t *testing.T) {
 	st, err := a.Import(context.Background(), strings.NewReader("\uFEFF"+text+"\n"+testGames(t)[1].text), "c.rec", ImportOptions{})
 	if err != nil || st != (ImportStats{Imported: 2}) {
 		t.Fatalf("%v, %v", st, err)
+	}
+}
+
+// An import (prepareRecord: a Walk, no positions kept) and AddGame
+// (prepare: a replayed Game) make the same row of the same record, so
+// that a mail game imported later from a file is the same game.
+func TestPrepareRecordAgreesWithPrepare(t *testing.T) {
+	// Lenient tokens and variations: both paths write them canonically.
+	var texts []string
+	for _, f := range []string{"../notation/testdata/fmt/lenient.txt", "../notation/testdata/fmt/variations.txt"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(b))
+	}
+	for _, g := range testGames(t) {
+		texts = append(texts, g.text)
+	}
+	for i, text := range texts {
+		recs, errs := notation.Parse("t", []byte(text))
+		if len(errs) > 0 || len(recs) != 1 {
+			t.Fatalf("text %d: %v", i, errs)
+		}
+		again, _ := notation.Parse("t", []byte(text))
+		g, err := notation.Replay(recs[0])
+		if err != nil {
+			t.Fatalf("text %d: %v", i, err)
+		}
+		want, err := prepare(g, Provenance{File: "f", Line: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := prepareRecord(again[0], Provenance{File: "f", Line: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("text %d: prepareRecord made\n%+v\nprepare\n%+v", i, got, want)
+		}
 	}
 }

@@ -112,7 +112,7 @@ type Importer struct {
 	stage   []outcome
 	records int
 	err     error
-	moves   map[string]uint32 // move tokens numbered, kept across batches
+	moves   *tokenNumbers // move tokens numbered, kept across batches
 	// The position entries of a batch and the radix sort's other buffer,
 	// kept for the next batch (the storing goroutine's).
 	pending, spare []entry
@@ -131,7 +131,7 @@ func (a *Archive) NewImporter(ctx context.Context, opt ImportOptions) *Importer 
 	if opt.BatchSize <= 0 {
 		opt.BatchSize = 10000
 	}
-	im := &Importer{a: a, ctx: ctx, opt: opt, moves: map[string]uint32{}, storeCh: make(chan []outcome, 1), storeDone: make(chan struct{})}
+	im := &Importer{a: a, ctx: ctx, opt: opt, moves: newTokenNumbers(), storeCh: make(chan []outcome, storeQueue), storeDone: make(chan struct{})}
 	go func() {
 		defer close(im.storeDone)
 		for stage := range im.storeCh {
@@ -148,6 +148,12 @@ func (a *Archive) NewImporter(ctx context.Context, opt ImportOptions) *Importer 
 	}()
 	return im
 }
+
+// storeQueue is how many full batches may wait for the storing
+// goroutine: enough that replaying goes on through a merge of the
+// position index (seconds, at a million games) instead of stopping until
+// it ends.
+const storeQueue = 4
 
 // Stats is what the import has stored so far (a batch not yet stored is
 // not counted).
@@ -229,7 +235,7 @@ func (im *Importer) add(r io.Reader, name string) error {
 			defer wg.Done()
 			for b := range work {
 				for _, c := range b.chunks {
-					out := process(name, c)
+					out := process(name, c, im.moves)
 					for i := range out {
 						out[i].end = c.offset + int64(len(c.text))
 					}
@@ -311,7 +317,7 @@ func (im *Importer) Close() (ImportStats, error) {
 	// Runs of every tier are merged as usual (mergeFanIn of a level make
 	// one of the next); this import's last runs (fewer than
 	// importMergeRuns) wait for that like any other.
-	if err := im.a.write(im.ctx, func(tx *sql.Tx) error { return compact(im.ctx, tx, maxLevel) }); err != nil {
+	if err := im.a.write(im.ctx, func(ctx context.Context, tx *sql.Tx) error { return compact(ctx, tx, maxLevel) }); err != nil {
 		im.err = err
 		return im.Stats(), err
 	}
@@ -324,10 +330,9 @@ func (im *Importer) Close() (ImportStats, error) {
 // as it was before one of them, and the next import's merges take in the
 // runs it left.
 func (im *Importer) store(stage []outcome) error {
-	ctx := im.ctx
 	st := im.Stats()
 	var run int64
-	err := im.a.write(ctx, func(tx *sql.Tx) error {
+	err := im.a.write(im.ctx, func(ctx context.Context, tx *sql.Tx) error {
 		ins, err := newInserter(ctx, tx, im.moves)
 		if err != nil {
 			return err
@@ -410,19 +415,25 @@ func (im *Importer) mergeOwn() error {
 	if im.opt.Phase != nil {
 		im.opt.Phase("merging")
 	}
-	return im.a.write(im.ctx, func(tx *sql.Tx) error { return mergeRunIDs(im.ctx, tx, runs) })
+	return im.a.write(im.ctx, func(ctx context.Context, tx *sql.Tx) error { return mergeRunIDs(ctx, tx, runs) })
 }
 
 // maxLevel is above any level a run reaches.
 const maxLevel = 64
 
-// write runs fn in a transaction and commits it.
-func (a *Archive) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+// write runs fn in a transaction and commits it. The transaction ends
+// with ctx (database/sql rolls it back, and fn's next statement fails),
+// but fn's own statements get a context that cannot be cancelled:
+// go-sqlite3 runs each statement given a cancellable context in a
+// goroutine of its own and waits for it, and on two cores busy replaying
+// that goroutine waited for a core (an execution trace of an import
+// showed the storing goroutine blocked in that wait longer than it ran).
+func (a *Archive) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	tx, err := a.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(tx); err != nil {
+	if err := fn(context.WithoutCancel(ctx), tx); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -445,7 +456,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 // process parses and replays one chunk. Error lines are counted from the
 // start of the whole input.
-func process(file string, c chunk) []outcome {
+func process(file string, c chunk, moves *tokenNumbers) []outcome {
 	fail := func(err error) []outcome {
 		return []outcome{{reason: err, text: c.text, line: c.line, offset: c.offset}}
 	}
@@ -466,14 +477,11 @@ func process(file string, c chunk) []outcome {
 		out = append(out, outcome{reason: errs, text: c.text, line: c.line, offset: c.offset})
 	}
 	for _, rec := range recs {
-		g, err := notation.Replay(rec)
+		row, err := prepareRecord(rec, Provenance{File: file, Line: rec.Pos.Line + c.line - 1, Offset: c.offset})
 		if err == nil {
-			var row *gameRow
-			row, err = prepare(g, Provenance{File: file, Line: rec.Pos.Line + c.line - 1, Offset: c.offset})
-			if err == nil {
-				out = append(out, outcome{row: row, line: c.line, offset: c.offset})
-				continue
-			}
+			moves.number(row)
+			out = append(out, outcome{row: row, line: c.line, offset: c.offset})
+			continue
 		}
 		var e *notation.Error
 		if errors.As(err, &e) {

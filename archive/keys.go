@@ -89,7 +89,7 @@ func hashString(s string) int64 {
 
 // dedupeKey identifies a game: game, options, setup, main-line moves and
 // result. Comments, tags and variations do not count.
-func dedupeKey(g *notation.Game) int64 {
+func dedupeKey(game string, opts rules.Options, start string, rec *notation.Record) int64 {
 	h := fnv.New64a()
 	var b [8]byte
 	w := func(s string) {
@@ -97,15 +97,15 @@ func dedupeKey(g *notation.Game) int64 {
 		h.Write(b[:])
 		h.Write([]byte(s))
 	}
-	w(g.Rules.Name())
-	w(strconv.Itoa(g.Options.Seats))
-	w(g.Options.Board)
-	w(strconv.Itoa(g.Options.Target))
-	w(g.States[0].Code())
-	for _, m := range g.Record.Main.Moves {
+	w(game)
+	w(strconv.Itoa(opts.Seats))
+	w(opts.Board)
+	w(strconv.Itoa(opts.Target))
+	w(start)
+	for _, m := range rec.Main.Moves {
 		w(m.Token)
 	}
-	w(g.Record.Result)
+	w(rec.Result)
 	return int64(h.Sum64())
 }
 

@@ -266,7 +266,7 @@ func (a *Archive) RetryQuarantine(ctx context.Context) (ImportStats, error) {
 	}
 	defer ins.close()
 	for _, q := range qs {
-		outs := process(q.Source, chunk{text: []byte(q.Text), line: max(q.Line, 1)})
+		outs := process(q.Source, chunk{text: []byte(q.Text), line: max(q.Line, 1)}, ins.moves)
 		var reasons []error
 		for _, o := range outs {
 			if o.reason != nil {

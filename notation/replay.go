@@ -74,12 +74,46 @@ func Validate(rec *Record) error {
 	return r.run()
 }
 
+// Walked is what Walk learnt of a record besides its positions.
+type Walked struct {
+	Rules   rules.Game
+	Options rules.Options
+	Final   rules.State // the position at the end of the main line
+}
+
+// Walk replays rec as Validate does, playing the main line into one
+// rules.Mutable, and hands visit each position of the main line in turn:
+// ply 0 is the start (or the Setup position), len(rec.Main.Moves) the
+// end. The position visit gets is valid only during the call (Copy it to
+// keep it). With canonical, Walk also does what Canonicalize does to a
+// Game: every move token of the record, variations too, is rewritten in
+// canonical form, and the Game tag in its canonical spelling. It is how
+// the archive's import reads a million records without keeping a
+// position of any.
+func Walk(rec *Record, canonical bool, visit func(ply int, s rules.State)) (Walked, error) {
+	r := replayer{rec: rec, walk: true, visit: visit, canonical: canonical}
+	if err := r.run(); err != nil {
+		return Walked{}, err
+	}
+	if canonical {
+		rec.SetTag("Game", r.game.Name())
+	}
+	return Walked{Rules: r.game, Options: r.final.Options(), Final: r.final}, nil
+}
+
 type replayer struct {
 	rec   *Record
 	seats int
 	game  rules.Game
 	keep  bool  // build g, with every position of the main line
 	g     *Game // with keep
+	// Without keep (Validate, Walk): visit, when set, gets each position
+	// of the main line; canonical rewrites the tokens; with walk, final
+	// is the end of the main line, a State of its own.
+	walk      bool
+	visit     func(ply int, s rules.State)
+	canonical bool
+	final     rules.State
 }
 
 func (r *replayer) fail(pos Pos, ply int, tok string, err error) error {
@@ -161,10 +195,17 @@ func (r *replayer) run() error {
 		final = r.g.Final()
 	} else {
 		cur := rules.NewMutable(start)
-		if err := r.check(&rec.Main, cur, 0); err != nil {
+		if err := r.check(&rec.Main, cur, 0, true); err != nil {
 			return err
 		}
 		final = cur
+		if r.visit != nil {
+			r.visit(len(rec.Main.Moves), cur)
+		}
+		if r.walk {
+			final = cur.Copy()
+			r.final = final
+		}
 	}
 	if err := r.checkResult(final, term, hasTerm); err != nil {
 		return err
@@ -233,23 +274,38 @@ func (r *replayer) line(l *Line, s rules.State, ply int, main bool) error {
 	return nil
 }
 
-// check is line for Validate: it plays the moves of l into cur, keeping
-// nothing, and replays each variation from a copy of the position it
-// starts from.
-func (r *replayer) check(l *Line, cur rules.Mutable, ply int) error {
+// check is line for Validate and Walk: it plays the moves of l into cur,
+// keeping nothing, and replays each variation from a copy of the
+// position it starts from. main says l is the main line, whose positions
+// go to visit.
+func (r *replayer) check(l *Line, cur rules.Mutable, ply int, main bool) error {
 	for i, m := range l.Moves {
 		n := ply + i + 1 // 1-based ply of this move
 		if err := r.checkNumber(m, n); err != nil {
 			return err
 		}
 		for _, v := range m.Variations {
-			if err := r.check(v, rules.NewMutable(cur.Copy()), n-1); err != nil {
+			if err := r.check(v, rules.NewMutable(cur.Copy()), n-1, false); err != nil {
 				return err
 			}
 		}
-		if _, err := rules.PlayInto(cur, m.Token); err != nil {
+		if main && r.visit != nil {
+			r.visit(n-1, cur)
+		}
+		if !r.canonical {
+			if _, err := rules.PlayInto(cur, m.Token); err != nil {
+				return r.fail(m.Pos, n, m.Token, moveError(err, cur))
+			}
+			continue
+		}
+		mv, err := rules.ParseLegal(cur, m.Token)
+		if err != nil {
 			return r.fail(m.Pos, n, m.Token, moveError(err, cur))
 		}
+		if tok := cur.FormatMove(mv); tok != m.Token {
+			m.Token = tok
+		}
+		cur.PlayLegal(mv)
 	}
 	return nil
 }

@@ -2,12 +2,16 @@ package notation
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"sync/atomic"
 	"testing"
 	"testing/iotest"
+
+	"icepost/rules"
+	"icepost/rules/games"
 )
 
 // CheckStream finds what CheckParallel finds, at the same lines, on an
@@ -91,4 +95,90 @@ func TestValidateStreamAgreesWithCheckStream(t *testing.T) {
 			t.Errorf("%s: ValidateStream says\n%v\nCheckStream says\n%v", file, got, want)
 		}
 	}
+}
+
+// Walk finds what Replay finds: the same verdict, the same positions in
+// the same order, and with canonical the same record Canonicalize makes.
+func TestWalkAgreesWithReplay(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"testdata/fmt/*.txt", "testdata/errors/*.txt", "testdata/fuzz/*/*"} {
+		m, _ := filepath.Glob(glob)
+		files = append(files, m...)
+	}
+	// And random games of every game and seat count, some cut short.
+	var random []byte
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, name := range games.Names() {
+		game, _ := games.Lookup(name)
+		for seats := 2; seats <= 4; seats++ {
+			for _, board := range []string{"", "hex"} {
+				start, err := game.Start(rules.Options{Seats: seats, Board: board})
+				if err != nil {
+					continue
+				}
+				for k := range 3 {
+					rec, err := FromMoves(nil, start, RandomGame(start, rng, 40+100*k))
+					if err != nil {
+						t.Fatal(err)
+					}
+					random = AppendFormat(random, rec)
+					random = append(random, '\n')
+				}
+			}
+		}
+	}
+	valid, rewritten := 0, 0
+	for _, file := range append(files, "random") {
+		src, err := os.ReadFile(file)
+		if file == "random" {
+			src, err = random, nil
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, _ := Parse(file, src)
+		walked, _ := Parse(file, src)
+		for i, rec := range recs {
+			w := walked[i]
+			g, rerr := Replay(rec)
+			var codes []string
+			res, werr := Walk(w, true, func(ply int, s rules.State) {
+				if ply != len(codes) {
+					t.Fatalf("%s: Walk visited ply %d after %d positions", file, ply, len(codes))
+				}
+				codes = append(codes, s.Code())
+			})
+			if (rerr == nil) != (werr == nil) || rerr != nil && rerr.Error() != werr.Error() {
+				t.Errorf("%s record %d: Replay says %v, Walk %v", file, i, rerr, werr)
+				continue
+			}
+			if rerr != nil {
+				continue
+			}
+			valid++
+			before := string(AppendFormat(nil, rec))
+			g.Canonicalize()
+			if string(AppendFormat(nil, rec)) != before {
+				rewritten++
+			}
+			if len(codes) != len(g.States) {
+				t.Fatalf("%s record %d: Walk visited %d positions, Replay kept %d", file, i, len(codes), len(g.States))
+			}
+			for ply, s := range g.States {
+				if codes[ply] != s.Code() {
+					t.Fatalf("%s record %d ply %d: Walk saw %s, Replay %s", file, i, ply, codes[ply], s.Code())
+				}
+			}
+			if res.Final.Code() != g.Final().Code() || res.Options != g.Options || res.Rules.Name() != g.Rules.Name() {
+				t.Errorf("%s record %d: Walk ends at %s %+v, Replay at %s %+v", file, i, res.Final.Code(), res.Options, g.Final().Code(), g.Options)
+			}
+			if got, want := string(AppendFormat(nil, w)), string(AppendFormat(nil, rec)); got != want {
+				t.Errorf("%s record %d: Walk made\n%s\nCanonicalize\n%s", file, i, got, want)
+			}
+		}
+	}
+	if valid < 20 || rewritten == 0 {
+		t.Fatalf("only %d valid records, %d of them not canonical: the test data no longer tests Walk", valid, rewritten)
+	}
+	t.Logf("%d valid records, %d rewritten", valid, rewritten)
 }

@@ -62,6 +62,17 @@ func PlayInto(m Mutable, tok string) (Move, error) {
 	return mv, nil
 }
 
+// ParseLegal decodes tok against m's position into a legal move,
+// without playing it: PlayInto's first half, for a caller that needs the
+// position before the move (to write the move's canonical token).
+func ParseLegal(m Mutable, tok string) (Move, error) {
+	if b, ok := m.(*boxed); ok {
+		_, mv, err := Play(b.State, tok)
+		return mv, err
+	}
+	return m.ParseMove(tok)
+}
+
 // boxed is the Mutable of a game that offers none: it keeps a State and
 // replaces it at every move.
 type boxed struct{ State }

@@ -14,6 +14,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
+	"runtime/trace"
 	"syscall"
 )
 
@@ -28,9 +30,44 @@ func main() {
 		signal.Stop(sigs)
 		cancel(fmt.Errorf("signal %v", sig))
 	}()
+	stop := profile(os.Getenv("ICEPOST_CPUPROFILE"), os.Getenv("ICEPOST_TRACE"), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
 	cancel(nil)
 	os.Exit(code)
+}
+
+// profile writes a CPU profile (to cpu) and an execution trace (to tr)
+// of the whole command, for each that is not "": ICEPOST_CPUPROFILE=f and
+// ICEPOST_TRACE=f in the environment, read with go tool pprof and go tool
+// trace (docs/bench.md). The returned func ends them.
+func profile(cpu, tr string, stderr io.Writer) (stop func()) {
+	var stops []func() error
+	start := func(what, file string, begin func(io.Writer) error, end func()) {
+		if file == "" {
+			return
+		}
+		f, err := os.Create(file)
+		if err == nil {
+			if err = begin(f); err != nil {
+				f.Close()
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "icepost: %s: %v\n", what, err)
+			return
+		}
+		stops = append(stops, func() error { end(); return f.Close() })
+	}
+	start("ICEPOST_CPUPROFILE", cpu, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	start("ICEPOST_TRACE", tr, trace.Start, trace.Stop)
+	return func() {
+		for _, stop := range stops {
+			if err := stop(); err != nil {
+				fmt.Fprintf(stderr, "icepost: %v\n", err)
+			}
+		}
+	}
 }
 
 // run runs the command that args name, and returns the exit code.
