@@ -379,6 +379,55 @@ func TestMigrations(t *testing.T) {
 	if left != 0 {
 		t.Errorf("%d rows of work left in archive_state", left)
 	}
+	// An archive written before migration 5 (its index keyed by hashes
+	// of position codes) is indexed again by position keys.
+	oldHash := map[uint64]uint64{}
+	for _, g := range gs {
+		for _, s := range g.states {
+			oldHash[uint64(PositionHash(s))] = codeHashBytes([]byte(s.Code()))
+		}
+	}
+	var old []entry
+	blocks, err := a.DB().Query(`SELECT data FROM pos_blocks`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for blocks.Next() {
+		var data []byte
+		blocks.Scan(&data)
+		if err := decodeBlock(data, func(e entry) bool {
+			e.hash = oldHash[e.hash]
+			old = append(old, e)
+			return true
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blocks.Close()
+	old, _ = sortEntries(old, nil)
+	tx, _ := a.DB().BeginTx(ctx, nil)
+	if _, err := tx.Exec(`DELETE FROM pos_blocks; DELETE FROM pos_runs; DELETE FROM archive_migrations WHERE version = 5`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writeRun(ctx, tx, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := a.Count(ctx, Query{Position: gs[1].states[5].Code()}); n != 0 || err != nil {
+		t.Fatalf("position search in an index of code hashes: %d, %v (the test no longer tests migration 5)", n, err)
+	}
+	a.Close()
+	if a, err = Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("after migration 5: game %d: %v", id, err) }); c != 2 || f != 0 || err != nil {
+		t.Errorf("verify after migration 5: %d %d %v", c, f, err)
+	}
+	if n, err := a.Count(ctx, Query{Position: gs[1].states[5].Code()}); n != 1 || err != nil {
+		t.Errorf("position search after migration 5: %d, %v", n, err)
+	}
 	// A schema from the future is refused.
 	if _, err := a.DB().Exec(`INSERT INTO archive_migrations(version, name) VALUES (999, 'future')`); err != nil {
 		t.Fatal(err)

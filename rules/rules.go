@@ -288,6 +288,24 @@ type CodeAppender interface {
 	AppendCode(dst []byte) []byte
 }
 
+// KeyAppender is a State that writes a key of its position: a byte string
+// equal for two positions exactly when their codes are, starting with the
+// game's name and a 0 byte so that no two games share one, and cheaper to
+// write than the code (the fields the code is made of, copied, instead
+// of text). The archive indexes positions by a hash of their keys.
+type KeyAppender interface {
+	AppendKey(dst []byte) []byte
+}
+
+// AppendKey appends s's position key to dst: its KeyAppender's, or else
+// its position code (which is a key too, only slower to write).
+func AppendKey(dst []byte, s State) []byte {
+	if a, ok := s.(KeyAppender); ok {
+		return a.AppendKey(dst)
+	}
+	return AppendCode(dst, s)
+}
+
 // AppendCode appends s's position code to dst, through CodeAppender when
 // s offers it.
 func AppendCode(dst []byte, s State) []byte {

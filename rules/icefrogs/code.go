@@ -82,6 +82,25 @@ func (p Position) AppendCode(dst []byte) []byte {
 	return append(dst, ' ', '0'+p.toMove)
 }
 
+// AppendKey writes the position's key (rules.KeyAppender): the board and
+// seats, each cell's stack from the top as seat and size (a piece's
+// number within its seat and size is not part of the position, as in the
+// code), each cell ended by 0, the supplies and the seat to move.
+func (p Position) AppendKey(dst []byte) []byte {
+	dst = append(dst, "IceFrogs\x00"...)
+	dst = append(dst, p.board, p.seats)
+	for c := range p.top {
+		for t := p.top[c]; t != 0; t = p.below[t-1] {
+			dst = append(dst, pieceSeat(t-1)<<2|pieceSize(t-1))
+		}
+		dst = append(dst, 0)
+	}
+	for s := range p.seats {
+		dst = append(dst, p.supply[s][:]...)
+	}
+	return append(dst, p.toMove)
+}
+
 func (game) ParsePosition(code string) (rules.State, error) {
 	p, err := ParsePosition(code)
 	if err != nil {

@@ -278,6 +278,15 @@ func (p Position) AppendCode(dst []byte) []byte {
 	return append(dst, ' ', '0'+p.reserve[0], ' ', '0'+p.reserve[1], ' ', '0'+p.turn)
 }
 
+// AppendKey writes the position's key (rules.KeyAppender): the squares
+// as they are kept (owner and kind, as the code names them), the
+// reserves and the seat to move.
+func (p Position) AppendKey(dst []byte) []byte {
+	dst = append(dst, "IceLady\x00"...)
+	dst = append(dst, p.cells[:]...)
+	return append(dst, p.reserve[0], p.reserve[1], p.turn)
+}
+
 func posErr(format string, args ...any) error {
 	return fmt.Errorf("%w: IceLady: %s", rules.ErrPosition, fmt.Sprintf(format, args...))
 }

@@ -29,6 +29,7 @@
 package icesickle
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -542,6 +543,22 @@ func (p Position) AppendCode(dst []byte) []byte {
 		return append(dst, " -"...)
 	}
 	return append(dst, ' ', '1'+p.toMove)
+}
+
+// AppendKey writes the position's key (rules.KeyAppender): the board,
+// the stash, the scores, the round, the phase and the seat to move (none
+// once the game is over), as bytes.
+func (p Position) AppendKey(dst []byte) []byte {
+	dst = append(dst, "IceSickle\x00"...)
+	dst = append(dst, p.board[:]...)
+	dst = append(dst, p.stash[1], p.stash[2], p.stash[3])
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(p.score[0]))
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(p.score[1]))
+	dst = append(dst, p.round, p.phase)
+	if p.phase == phaseEnd {
+		return dst
+	}
+	return append(dst, p.toMove)
 }
 
 func (game) ParsePosition(code string) (rules.State, error) {

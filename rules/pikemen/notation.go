@@ -343,6 +343,28 @@ func (p Position) AppendCode(dst []byte) []byte {
 	return append(dst, ' ', '0'+p.toMove)
 }
 
+// AppendKey writes the position's key (rules.KeyAppender): what the code
+// writes, as bytes: the options, each square's piece and, on an occupied
+// square, its orientation, the scores and the seat to move (0xff once
+// over).
+func (p Position) AppendKey(dst []byte) []byte {
+	dst = append(dst, "Pikemen\x00"...)
+	dst = append(dst, p.seats, p.target)
+	dst = append(dst, p.cell[:]...)
+	for sq, c := range p.cell {
+		o := byte(0)
+		if c != 0 {
+			o = byte(p.orient[sq]) + 1
+		}
+		dst = append(dst, o)
+	}
+	dst = append(dst, p.scores[:p.seats]...)
+	if p.over {
+		return append(dst, 0xff)
+	}
+	return append(dst, p.toMove)
+}
+
 func posErr(format string, args ...any) error {
 	return fmt.Errorf("%w: Pikemen: %s", rules.ErrPosition, fmt.Sprintf(format, args...))
 }

@@ -37,7 +37,7 @@ func Run(t *testing.T, g rules.Game, cases ...Case) {
 				t.Fatalf("Start(%+v): %v", c.Options, err)
 			}
 			t.Run("start", func(t *testing.T) { checkStart(t, g, start) })
-			t.Run("playouts", func(t *testing.T) { checkPlayouts(t, start, c) })
+			t.Run("playouts", func(t *testing.T) { checkPlayouts(t, g, start, c) })
 			t.Run("perft", func(t *testing.T) { checkPerft(t, start, c.Perft) })
 		})
 	}
@@ -108,7 +108,7 @@ func checkInfo(t *testing.T, g rules.Game, s rules.State) {
 	}
 }
 
-func checkPlayouts(t *testing.T, start rules.State, c Case) {
+func checkPlayouts(t *testing.T, g rules.Game, start rules.State, c Case) {
 	n := c.Playouts
 	if n == 0 {
 		n = 20
@@ -121,6 +121,7 @@ func checkPlayouts(t *testing.T, start rules.State, c Case) {
 		n = min(n, 4)
 	}
 	rng := rand.New(rand.NewPCG(1, uint64(len(c.Name))))
+	keys := keyCheck{g: g, keyOf: map[string]string{}, codeOf: map[string]string{}}
 	for game := range n {
 		s := start
 		mut := rules.NewMutable(start)
@@ -154,9 +155,50 @@ func checkPlayouts(t *testing.T, start rules.State, c Case) {
 				checkLastMove(t, s, m, next)
 			}
 			checkMutable(t, s, mut, m, next, first || ply%7 == 0)
+			keys.check(t, next, mut, first || ply%7 == 0)
 			s = next
 		}
 	}
+}
+
+// keyCheck checks position keys (rules.AppendKey) against codes over
+// every position of a case's playouts: one key for each code and one code
+// for each key, the same key for a position played to, played into a
+// Mutable, and (with parsed) parsed from its code. A key that copied a
+// field the code leaves out (a piece's number, a count kept for speed)
+// would give a position reached two ways two keys, and the archive's
+// position search would miss one.
+type keyCheck struct {
+	g             rules.Game
+	keyOf, codeOf map[string]string
+}
+
+func (k keyCheck) check(t *testing.T, s rules.State, mut rules.Mutable, parsed bool) {
+	t.Helper()
+	code := s.Code()
+	key := string(rules.AppendKey(nil, s))
+	if _, ok := s.(rules.KeyAppender); ok && !strings.HasPrefix(key, k.g.Name()+"\x00") {
+		t.Fatalf("%s: the key %q does not start with the game's name and a 0 byte", code, key)
+	}
+	if got := string(rules.AppendKey(nil, mut)); got != key {
+		t.Fatalf("%s: key %q, and %q played into a Mutable", code, key, got)
+	}
+	if parsed {
+		p, err := k.g.ParsePosition(code)
+		if err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		if got := string(rules.AppendKey(nil, p)); got != key {
+			t.Fatalf("%s: key %q played, %q parsed from the code", code, key, got)
+		}
+	}
+	if old, ok := k.keyOf[code]; ok && old != key {
+		t.Fatalf("%s: two keys, %q and %q", code, old, key)
+	}
+	if old, ok := k.codeOf[key]; ok && old != code {
+		t.Fatalf("key %q: two positions, %s and %s", key, old, code)
+	}
+	k.keyOf[code], k.codeOf[key] = key, code
 }
 
 // checkPosition checks everything the suite knows about one position and
