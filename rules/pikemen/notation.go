@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"icepost/rules"
 )
@@ -344,20 +345,16 @@ func (p Position) AppendCode(dst []byte) []byte {
 }
 
 // AppendKey writes the position's key (rules.KeyAppender): what the code
-// writes, as bytes: the options, each square's piece and, on an occupied
-// square, its orientation, the scores and the seat to move (0xff once
-// over).
+// writes, as bytes: the options, each square's piece and orientation
+// (an empty square's is always 0: Apply clears it, and the conformance
+// suite compares the key of a position played to with the key of the
+// same position parsed from its code), the scores and the seat to move
+// (0xff once over).
 func (p Position) AppendKey(dst []byte) []byte {
 	dst = append(dst, "Pikemen\x00"...)
 	dst = append(dst, p.seats, p.target)
 	dst = append(dst, p.cell[:]...)
-	for sq, c := range p.cell {
-		o := byte(0)
-		if c != 0 {
-			o = byte(p.orient[sq]) + 1
-		}
-		dst = append(dst, o)
-	}
+	dst = append(dst, unsafe.Slice((*byte)(&p.orient[0]), len(p.orient))...)
 	dst = append(dst, p.scores[:p.seats]...)
 	if p.over {
 		return append(dst, 0xff)
