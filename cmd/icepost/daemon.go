@@ -105,6 +105,9 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 }
 
 func (e *embedded) close() {
+	if c, ok := e.daemon.Sender.(io.Closer); ok {
+		c.Close() // kept SMTP connections say QUIT before the server stops
+	}
 	e.sys.Stop()
 	e.db.Close()
 }

@@ -104,7 +104,7 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 		Archive: archiveAdder{}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun,
 		Deadlines: cfg.Deadlines, Bots: cfg.Bots}
 	d := &pbem.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration}
-	return d, func() { reader.Close(); db.Close() }, nil
+	return d, func() { sender.Close(); reader.Close(); db.Close() }, nil
 }
 
 func printEmbedded(w io.Writer, sys *mailtest.System, dbPath string) {
