@@ -128,14 +128,15 @@ func prepareRecord(rec *notation.Record, prov Provenance) (*gameRow, error) {
 	n := len(rec.Main.Moves) + 1
 	r := &gameRow{hashes: make([]uint64, 0, n), movers: make([]uint8, 0, n)}
 	var start string
-	var key []byte // the positions' keys, one at a time (PositionHash without its pool)
+	var key []byte // the positions' keys, one at a time (keyHash)
 	w, err := notation.Walk(rec, true, func(ply int, s rules.State) {
 		if ply == 0 {
 			start = s.Code()
 			key = make([]byte, 0, 256)
 		}
-		key = rules.AppendKey(key[:0], s)
-		r.hashes = append(r.hashes, codeHashBytes(key))
+		var h uint64
+		h, key = keyHash(key, s)
+		r.hashes = append(r.hashes, h)
 		r.movers = append(r.movers, uint8(s.ToMove()))
 	})
 	if err != nil {

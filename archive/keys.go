@@ -25,10 +25,17 @@ import (
 // which was an eighth of an import's time at a million games.
 func PositionHash(s rules.State) int64 {
 	buf := codeBufs.Get().(*[]byte)
-	*buf = rules.AppendKey((*buf)[:0], s)
-	h := codeHashBytes(*buf)
+	h, b := keyHash(*buf, s)
+	*buf = b
 	codeBufs.Put(buf)
 	return int64(h)
+}
+
+// keyHash is PositionHash (unsigned) for a caller that hashes many
+// positions: it writes the key into buf and returns buf for the next.
+func keyHash(buf []byte, s rules.State) (uint64, []byte) {
+	buf = rules.AppendKey(buf[:0], s)
+	return codeHashBytes(buf), buf
 }
 
 // codeBufs holds buffers for position keys, so that hashing a position

@@ -302,9 +302,7 @@ func (r *replayer) check(l *Line, cur rules.Mutable, ply int, main bool) error {
 		if err != nil {
 			return r.fail(m.Pos, n, m.Token, moveError(err, cur))
 		}
-		if tok := cur.FormatMove(mv); tok != m.Token {
-			m.Token = tok
-		}
+		m.Token = cur.FormatMove(mv)
 		cur.PlayLegal(mv)
 	}
 	return nil
