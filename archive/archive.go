@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 
+	"icepost/notation"
 	"icepost/sqlitedb"
 )
 
@@ -155,22 +156,25 @@ func reindex(ctx context.Context, db *sql.DB) error {
 			if len(gs) == reindexStage {
 				last = gs[len(gs)-1].id
 			}
+			tokens := tokensFrom(ctx, tx, &tokenCache{}) // one cache a stage, not a game
 			for _, g := range gs {
-				text, err := unpackRecord(g.packed, tokensFrom(ctx, tx, &tokenCache{}))
+				text, err := unpackRecord(g.packed, tokens)
 				if err != nil {
 					continue // verify reports it
 				}
-				rg, err := replayText("", text)
+				recs, errs := notation.Parse("", text)
+				if len(errs) > 0 || len(recs) != 1 {
+					continue // verify reports it
+				}
+				// The row as an import makes it (prepareRecord replays
+				// without keeping positions); only its positions are used.
+				r, err := prepareRecord(recs[0], Provenance{})
 				if err != nil {
 					continue // a record the rules now refuse: verify reports it
 				}
-				r := &gameRow{winner: -1, tokens: joinTokens(rg.Record.Main.Moves)}
+				r.winner = -1
 				if g.winner.Valid {
 					r.winner = int(g.winner.Int64)
-				}
-				for _, s := range rg.States {
-					r.hashes = append(r.hashes, uint64(PositionHash(s)))
-					r.movers = append(r.movers, uint8(s.ToMove()))
 				}
 				ids, err := ins.moveIDs(ctx, r)
 				if err != nil {
