@@ -307,6 +307,25 @@ func TestSearchErrors(t *testing.T) {
 	}
 }
 
+// reopenIndexed opens the archive of two games at path, which runs the
+// pending migrations, and checks that both games verify and that one of
+// them is found at position.
+func reopenIndexed(t *testing.T, path, what, position string) *Archive {
+	t.Helper()
+	ctx := context.Background()
+	a, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("after %s: game %d: %v", what, id, err) }); c != 2 || f != 0 || err != nil {
+		t.Errorf("verify after %s: %d %d %v", what, c, f, err)
+	}
+	if n, err := a.Count(ctx, Query{Position: position}); n != 1 || err != nil {
+		t.Errorf("position search after %s: %d, %v", what, n, err)
+	}
+	return a
+}
+
 func TestMigrations(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "m.db")
@@ -362,15 +381,7 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Close()
-	if a, err = Open(ctx, path); err != nil {
-		t.Fatal(err)
-	}
-	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("after migration 3: game %d: %v", id, err) }); c != 2 || f != 0 || err != nil {
-		t.Errorf("verify after migration 3: %d %d %v", c, f, err)
-	}
-	if n, err := a.Count(ctx, Query{Position: gs[1].states[5].Code()}); n != 1 || err != nil {
-		t.Errorf("position search after migration 3: %d, %v", n, err)
-	}
+	a = reopenIndexed(t, path, "migration 3", gs[1].states[5].Code())
 	if m, err := a.Explore(ctx, Query{}, gs[0].states[0]); err != nil || len(m) == 0 {
 		t.Errorf("explorer after migration 3: %v %v", m, err)
 	}
@@ -419,15 +430,7 @@ func TestMigrations(t *testing.T) {
 		t.Fatalf("position search in an index of code hashes: %d, %v (the test no longer tests migration 5)", n, err)
 	}
 	a.Close()
-	if a, err = Open(ctx, path); err != nil {
-		t.Fatal(err)
-	}
-	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("after migration 5: game %d: %v", id, err) }); c != 2 || f != 0 || err != nil {
-		t.Errorf("verify after migration 5: %d %d %v", c, f, err)
-	}
-	if n, err := a.Count(ctx, Query{Position: gs[1].states[5].Code()}); n != 1 || err != nil {
-		t.Errorf("position search after migration 5: %d, %v", n, err)
-	}
+	a = reopenIndexed(t, path, "migration 5", gs[1].states[5].Code())
 	// A schema from the future is refused.
 	if _, err := a.DB().Exec(`INSERT INTO archive_migrations(version, name) VALUES (999, 'future')`); err != nil {
 		t.Fatal(err)
