@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -628,6 +629,74 @@ func (ins *inserter) moveID(ctx context.Context, tok string) (uint32, error) {
 	}
 	ins.moves.add(strings.Clone(tok), id) // not a piece of the game's joined tokens
 	return id, nil
+}
+
+// numberBatch numbers, in two statements, the move tokens of an import's
+// batch that the replaying goroutines did not find numbered: a lookup of
+// those the archive has (another writer may have added some since the
+// import read them) and one insert of the rest. Numbering them one at a
+// time, two statements each, was a sixth of the store's time at 100,000
+// games.
+func (ins *inserter) numberBatch(ctx context.Context, rows []*gameRow) error {
+	seen := map[string]bool{}
+	var missing []string
+	for _, r := range rows {
+		if r.numbered {
+			continue
+		}
+		k := 0
+		for tok := range eachToken(r.tokens) {
+			if r.ids == nil || r.ids[k] == 0 {
+				if _, ok := ins.moves.m[tok]; !ok && !seen[tok] { // the only writer reads without the lock
+					seen[tok] = true
+					missing = append(missing, tok)
+				}
+			}
+			k++
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	list, err := json.Marshal(missing)
+	if err != nil {
+		return err
+	}
+	found := map[string]uint32{}
+	read := func(rows *sql.Rows, err error) error {
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id uint32
+			var tok string
+			if err := rows.Scan(&id, &tok); err != nil {
+				return err
+			}
+			found[tok] = id
+		}
+		return rows.Err()
+	}
+	if err := read(ins.tx.QueryContext(ctx, `SELECT id, token FROM move_tokens WHERE token IN (SELECT value FROM json_each(?))`, list)); err != nil {
+		return fmt.Errorf("reading move tokens: %w", err)
+	}
+	if len(found) < len(missing) {
+		if err := read(ins.tx.QueryContext(ctx, `INSERT INTO move_tokens(token) SELECT value FROM json_each(?)
+			WHERE value NOT IN (SELECT token FROM move_tokens) RETURNING id, token`, list)); err != nil {
+			return fmt.Errorf("storing move tokens: %w", err)
+		}
+	}
+	ins.moves.mu.Lock()
+	defer ins.moves.mu.Unlock()
+	for _, tok := range missing {
+		id, ok := found[tok]
+		if !ok {
+			return fmt.Errorf("storing move tokens: %q was not numbered", tok)
+		}
+		ins.moves.m[strings.Clone(tok)] = id
+	}
+	return nil
 }
 
 // outcomeFor is how the game went for seat (winner -1: undecided).

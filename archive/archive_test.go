@@ -873,6 +873,33 @@ func TestSplitKeepsCommentsWhole(t *testing.T) {
 	}
 }
 
+func TestEndsWithResult(t *testing.T) {
+	for line, want := range map[string]bool{
+		"1. a1 b2 1-0\n":      true,
+		"12. x 0-1 \t\r\n":    true,
+		"1/2-1/2":             true,
+		"*\n":                 true,
+		"5. a *":              true,
+		"1-0-0\n":             true, // three seats' points
+		"0-0-1-0":             true,
+		"1-0-0-0-0":           false, // five
+		"1. a1 b2\n":          false,
+		"1-\n":                false,
+		"-1\n":                false,
+		"1--0\n":              false,
+		"2-0\n":               false,
+		"{1-0}\n":             false,
+		"\n":                  false,
+		"":                    false,
+		"1-0\u00a0\n":         false, // the scanner's spaces are ASCII
+		"a1 1/2-1/2 ; note\n": false,
+	} {
+		if got := endsWithResult([]byte(line)); got != want {
+			t.Errorf("endsWithResult(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
 // An import (prepareRecord: a Walk, no positions kept) and AddGame
 // (prepare: a replayed Game) make the same row of the same record, so
 // that a mail game imported later from a file is the same game.
@@ -910,5 +937,74 @@ func TestPrepareRecordAgreesWithPrepare(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("text %d: prepareRecord made\n%+v\nprepare\n%+v", i, got, want)
 		}
+	}
+}
+
+// An import numbers the tokens its replaying goroutines could not in two
+// statements a batch: the tokens another writer stored since the import
+// read them keep their numbers, new ones get new numbers, and a token
+// met twice is numbered once.
+func TestNumberBatch(t *testing.T) {
+	a, _ := openTemp(t)
+	ctx := context.Background()
+	moves := newTokenNumbers()
+	moves.add("L@a1", 1) // what the import read at its start
+	err := a.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// Another writer's token, stored after the import read them.
+		_, err := tx.ExecContext(ctx, `INSERT INTO move_tokens(id, token) VALUES (1, 'L@a1'), (7, 'M@b2')`)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []*gameRow{{tokens: "L@a1 M@b2 S@c3 "}, {tokens: "S@c3 \"q\" "}}
+	for _, r := range rows {
+		moves.number(r)
+	}
+	err = a.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		ins, err := newInserter(ctx, tx, moves)
+		if err != nil {
+			return err
+		}
+		defer ins.close()
+		if err := ins.numberBatch(ctx, rows); err != nil {
+			return err
+		}
+		for _, tok := range []string{"M@b2", "S@c3", `"q"`} {
+			if moves.m[tok] == 0 {
+				t.Errorf("%s not numbered by numberBatch", tok)
+			}
+		}
+		for _, r := range rows {
+			ids, err := ins.moveIDs(ctx, r)
+			if err != nil {
+				return err
+			}
+			k := 0
+			for tok := range eachToken(r.tokens) {
+				var want uint32
+				if err := tx.QueryRowContext(ctx, `SELECT id FROM move_tokens WHERE token = ?`, tok).Scan(&want); err != nil {
+					return fmt.Errorf("%s: %w", tok, err)
+				}
+				if ids[k] != want {
+					t.Errorf("%s numbered %d, the archive says %d", tok, ids[k], want)
+				}
+				k++
+			}
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM move_tokens`).Scan(&n); err != nil {
+			return err
+		}
+		if n != 4 {
+			t.Errorf("%d tokens stored, want 4", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if moves.m["M@b2"] != 7 {
+		t.Errorf("M@b2 is %d in the import's numbers, want the archive's 7", moves.m["M@b2"])
 	}
 }

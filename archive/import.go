@@ -345,12 +345,17 @@ func (im *Importer) store(stage []outcome) error {
 		}
 		defer qins.Close()
 		keys := make([]int64, 0, len(stage))
+		rows := make([]*gameRow, 0, len(stage))
 		for _, o := range stage {
 			if o.row != nil {
 				keys = append(keys, o.row.dedupe)
+				rows = append(rows, o.row)
 			}
 		}
 		if err := ins.batchMode(ctx, keys); err != nil {
+			return err
+		}
+		if err := ins.numberBatch(ctx, rows); err != nil {
 			return err
 		}
 		now := time.Now().Unix()
@@ -497,6 +502,9 @@ func process(file string, c chunk, moves *tokenNumbers) []outcome {
 	return out
 }
 
+// splitBuffer is the size of the buffers split keeps records' texts in.
+const splitBuffer = 256 << 10
+
 // split cuts the input into records without reading it whole: a record
 // starts at a line that begins with '[' after some movetext (outside a
 // {comment}). Batches of up to n records go to emit, which returns false
@@ -511,6 +519,7 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 		b           = &batch{done: make(chan struct{})}
 		first       = true
 		lineBuf     []byte
+		free        []byte // the unused end of the last record's buffer
 		overflowing bool
 		ended       bool // the last line of movetext ended with a result marker
 	)
@@ -530,6 +539,9 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 		if t := bytes.TrimRight(cur.text, " \t\r\n"); len(t) < len(cur.text) && cur.oversize == 0 {
 			cur.text = append(t, '\n')
 		}
+		// The next record's text goes on in the same buffer.
+		free = cur.text[len(cur.text):cap(cur.text)]
+		cur.text = cur.text[:len(cur.text):len(cur.text)]
 		b.chunks = append(b.chunks, cur)
 		cur = chunk{}
 		sawMoves, inBrace, overflowing, ended = false, false, false, false
@@ -586,7 +598,12 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 		}
 		if cur.text == nil && cur.oversize == 0 {
 			cur.line, cur.offset = line, offset
-			cur.text = []byte{}
+			// Records' texts share buffers: one allocation for many
+			// records instead of a few for each as it grows.
+			if cap(free) < int(lineLen)+1024 {
+				free = make([]byte, 0, max(splitBuffer, int(min(lineLen, maxChunk))+1024))
+			}
+			cur.text = free[:0]
 		}
 		if !blank && !isTag || inBrace {
 			sawMoves = true
@@ -611,24 +628,44 @@ func split(ctx context.Context, br *bufio.Reader, n int, emit func(*batch) bool)
 }
 
 // endsWithResult reports whether a line of movetext ends with a result
-// marker: *, 1-0, 0-1, 1/2-1/2, or seats' points joined by '-'.
+// marker: *, 1-0, 0-1, 1/2-1/2, or seats' points joined by '-'. It runs
+// on every line of an import, so it allocates nothing.
 func endsWithResult(l []byte) bool {
-	f := bytes.Fields(l)
-	if len(f) == 0 {
+	end := len(l)
+	for end > 0 && isSpace(l[end-1]) {
+		end--
+	}
+	start := end
+	for start > 0 && !isSpace(l[start-1]) {
+		start--
+	}
+	w := l[start:end]
+	if len(w) == 0 {
 		return false
 	}
-	w := f[len(f)-1]
-	if string(w) == "*" {
+	if len(w) == 1 && w[0] == '*' {
 		return true
 	}
-	parts := bytes.Split(w, []byte("-"))
-	if len(parts) < 2 || len(parts) > 4 {
-		return false
-	}
-	for _, p := range parts {
+	parts := 0
+	for len(w) > 0 {
+		p := w
+		if i := bytes.IndexByte(w, '-'); i >= 0 {
+			p, w = w[:i], w[i+1:]
+			if len(w) == 0 {
+				return false // a trailing '-'
+			}
+		} else {
+			w = nil
+		}
 		if s := string(p); s != "0" && s != "1" && s != "1/2" {
 			return false
 		}
+		parts++
 	}
-	return true
+	return parts >= 2 && parts <= 4
+}
+
+// isSpace is a space as the notation's scanner reads one.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }

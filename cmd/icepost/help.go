@@ -32,7 +32,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'icepost help COMMAND' or 'icepost COMMAND -h' for a command's flags.")
-	fmt.Fprintln(w, "For speed work: ICEPOST_CPUPROFILE=FILE and ICEPOST_TRACE=FILE in the environment make any\ncommand write a CPU profile (go tool pprof) and an execution trace (go tool trace).")
+	fmt.Fprintln(w, "For speed work: ICEPOST_CPUPROFILE=FILE, ICEPOST_MEMPROFILE=FILE and ICEPOST_TRACE=FILE in the\nenvironment make any command write a CPU profile, a profile of its allocations (go tool pprof)\nand an execution trace (go tool trace).")
 }
 
 // usageFunc prints the usage of c, named cmd ("icepost archive import"):

@@ -30,18 +30,19 @@ func main() {
 		signal.Stop(sigs)
 		cancel(fmt.Errorf("signal %v", sig))
 	}()
-	stop := profile(os.Getenv("ICEPOST_CPUPROFILE"), os.Getenv("ICEPOST_TRACE"), os.Stderr)
+	stop := profile(os.Getenv("ICEPOST_CPUPROFILE"), os.Getenv("ICEPOST_TRACE"), os.Getenv("ICEPOST_MEMPROFILE"), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	cancel(nil)
 	os.Exit(code)
 }
 
-// profile writes a CPU profile (to cpu) and an execution trace (to tr)
-// of the whole command, for each that is not "": ICEPOST_CPUPROFILE=f and
-// ICEPOST_TRACE=f in the environment, read with go tool pprof and go tool
-// trace (docs/bench.md). The returned func ends them.
-func profile(cpu, tr string, stderr io.Writer) (stop func()) {
+// profile writes a CPU profile (to cpu), an execution trace (to tr) and
+// a profile of the allocations (to mem, at the end) of the whole command,
+// for each that is not "": ICEPOST_CPUPROFILE=f, ICEPOST_TRACE=f and
+// ICEPOST_MEMPROFILE=f in the environment, read with go tool pprof and go
+// tool trace (docs/bench.md). The returned func ends them.
+func profile(cpu, tr, mem string, stderr io.Writer) (stop func()) {
 	var stops []func() error
 	start := func(what, file string, begin func(io.Writer) error, end func()) {
 		if file == "" {
@@ -61,6 +62,12 @@ func profile(cpu, tr string, stderr io.Writer) (stop func()) {
 	}
 	start("ICEPOST_CPUPROFILE", cpu, pprof.StartCPUProfile, pprof.StopCPUProfile)
 	start("ICEPOST_TRACE", tr, trace.Start, trace.Stop)
+	var memOut io.Writer
+	start("ICEPOST_MEMPROFILE", mem, func(w io.Writer) error { memOut = w; return nil }, func() {
+		if err := pprof.Lookup("allocs").WriteTo(memOut, 0); err != nil {
+			fmt.Fprintf(stderr, "icepost: ICEPOST_MEMPROFILE: %v\n", err)
+		}
+	})
 	return func() {
 		for _, stop := range stops {
 			if err := stop(); err != nil {
