@@ -260,6 +260,7 @@ type inserter struct {
 	moves                                     *tokenNumbers
 	now                                       int64
 	pending                                   []entry
+	indexed                                   bool            // the caller makes the index entries (an import's batch)
 	dups                                      map[int64]int64 // dedupe key -> id, when knowDups ran
 	rows                                      *batchRows      // batchMode's rows waiting
 	nextID                                    int64           // batchMode: the next game's id
@@ -467,7 +468,9 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 			return 0, false, fmt.Errorf("storing tag: %w", err)
 		}
 	}
-	ins.addPositions(id, r, ids)
+	if !ins.indexed {
+		ins.addPositions(id, r, ids)
+	}
 	if ins.rows != nil {
 		err = ins.rows.add(ins.rows.text, []any{id, r.text[0], r.text[1], r.text[2]})
 	} else {

@@ -522,6 +522,11 @@ func TestImportDedupeAndQuarantine(t *testing.T) {
 	if err != nil || st != (ImportStats{Imported: 2}) {
 		t.Fatalf("gzip import: %v, %v", st, err)
 	}
+	// The index holds each game's positions once, with its moves, and
+	// nothing of the duplicates.
+	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("game %d: %v", id, err) }); c != 6 || f != 0 || err != nil {
+		t.Errorf("verify: %d checked, %d bad, %v", c, f, err)
+	}
 }
 
 func TestImportHostile(t *testing.T) {

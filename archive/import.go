@@ -113,12 +113,11 @@ type Importer struct {
 	records int
 	err     error
 	moves   *tokenNumbers // move tokens numbered, kept across batches
-	// The position entries of a batch and the radix sort's other buffer,
-	// kept for the next batch (the storing goroutine's).
-	pending, spare []entry
-	runs           []int64 // the runs this import wrote and has not merged
+	runs    []int64       // the runs this import wrote and has not merged
+	// Buffers of index entries that batches are done with, for the next.
+	free chan []entry
 	// Full batches are stored by a goroutine while the next is replayed.
-	storeCh   chan []outcome
+	storeCh   chan staged
 	storeDone chan struct{}
 	failed    atomic.Bool
 	mu        sync.Mutex
@@ -131,14 +130,15 @@ func (a *Archive) NewImporter(ctx context.Context, opt ImportOptions) *Importer 
 	if opt.BatchSize <= 0 {
 		opt.BatchSize = 10000
 	}
-	im := &Importer{a: a, ctx: ctx, opt: opt, moves: newTokenNumbers(), storeCh: make(chan []outcome, storeQueue), storeDone: make(chan struct{})}
+	im := &Importer{a: a, ctx: ctx, opt: opt, moves: newTokenNumbers(),
+		free: make(chan []entry, storeQueue+3), storeCh: make(chan staged, storeQueue), storeDone: make(chan struct{})}
 	go func() {
 		defer close(im.storeDone)
-		for stage := range im.storeCh {
+		for b := range im.storeCh {
 			if im.failed.Load() {
 				continue
 			}
-			if err := im.store(stage); err != nil {
+			if err := im.store(b); err != nil {
 				im.mu.Lock()
 				im.storeErr = err
 				im.mu.Unlock()
@@ -163,6 +163,14 @@ func (im *Importer) Stats() ImportStats {
 	return im.st
 }
 
+// staged is a batch ready to store: its outcomes, and the index entries
+// of its games sorted, each entry's game the index of its row among the
+// batch's rows (the store gives games their ids).
+type staged struct {
+	out     []outcome
+	entries []entry
+}
+
 // submit hands the staged records to the storing goroutine.
 func (im *Importer) submit() error {
 	if im.failed.Load() {
@@ -171,12 +179,62 @@ func (im *Importer) submit() error {
 		return im.storeErr
 	}
 	select {
-	case im.storeCh <- im.stage:
+	case im.storeCh <- im.index(im.stage):
 	case <-im.ctx.Done():
 		return im.ctx.Err()
 	}
 	im.stage = make([]outcome, 0, im.opt.BatchSize)
 	return nil
+}
+
+// index makes a batch's index entries and sorts them, before the batch
+// waits for the store: sorting a batch's entries was a tenth of the
+// store's time at a million games, and the store is the one part of an
+// import that runs on one core. An entry's move is the number the
+// replaying goroutine found for it, or 0 when it found none (the store
+// numbers those). The rows' hashes are not needed after.
+func (im *Importer) index(stage []outcome) staged {
+	es := im.buffer()
+	k := int64(0)
+	for _, o := range stage {
+		r := o.row
+		if r == nil {
+			continue
+		}
+		for ply, h := range r.hashes {
+			var code uint32
+			if ply < len(r.ids) {
+				code = r.ids[ply]<<2 | outcomeFor(r.winner, r.movers[ply])
+			}
+			es = append(es, entry{hash: h, game: k, ply: uint32(ply), code: code})
+		}
+		r.hashes = nil
+		k++
+	}
+	sorted, spare := sortEntries(es, im.buffer())
+	im.recycle(spare)
+	return staged{out: stage, entries: sorted}
+}
+
+// buffer returns an entry buffer a batch is done with, or nil.
+func (im *Importer) buffer() []entry {
+	select {
+	case b := <-im.free:
+		return b[:0]
+	default:
+		return nil
+	}
+}
+
+// recycle keeps b for a later batch, if there is room.
+func (im *Importer) recycle(b []entry) {
+	if cap(b) == 0 {
+		return
+	}
+	select {
+	case im.free <- b[:0]:
+	default:
+	}
 }
 
 // Add reads one input (see Import). Records go to the archive a batch at
@@ -309,7 +367,7 @@ func (im *Importer) Close() (ImportStats, error) {
 		if im.opt.Phase != nil {
 			im.opt.Phase("storing")
 		}
-		if err := im.store(im.stage); err != nil {
+		if err := im.store(im.index(im.stage)); err != nil {
 			im.err = err
 			return im.Stats(), err
 		}
@@ -329,7 +387,9 @@ func (im *Importer) Close() (ImportStats, error) {
 // another transaction. Either commits whole: a crash leaves the archive
 // as it was before one of them, and the next import's merges take in the
 // runs it left.
-func (im *Importer) store(stage []outcome) error {
+func (im *Importer) store(b staged) error {
+	defer im.recycle(b.entries)
+	stage := b.out
 	st := im.Stats()
 	var run int64
 	err := im.a.write(im.ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -338,7 +398,7 @@ func (im *Importer) store(stage []outcome) error {
 			return err
 		}
 		defer ins.close()
-		ins.pending = im.pending[:0] // the last batch's buffers, reused
+		ins.indexed = true // the batch's entries come made (index)
 		qins, err := tx.PrepareContext(ctx, quarantineInsert)
 		if err != nil {
 			return err
@@ -358,6 +418,7 @@ func (im *Importer) store(stage []outcome) error {
 		if err := ins.numberBatch(ctx, rows); err != nil {
 			return err
 		}
+		ids := make([]int64, 0, len(rows)) // each row's game, 0 for a duplicate
 		now := time.Now().Unix()
 		for _, o := range stage {
 			if o.reason != nil {
@@ -367,22 +428,22 @@ func (im *Importer) store(stage []outcome) error {
 				st.Quarantined++
 				continue
 			}
-			_, dup, err := ins.add(ctx, o.row)
+			id, dup, err := ins.add(ctx, o.row)
 			if err != nil {
 				return fmt.Errorf("%s:%d: %w", o.name, o.line, err)
 			}
 			if dup {
 				st.Duplicates++
+				id = 0
 			} else {
 				st.Imported++
 			}
+			ids = append(ids, id)
 		}
 		if err := ins.flushRows(); err != nil {
 			return fmt.Errorf("storing games: %w", err)
 		}
-		sorted, spare := sortEntries(ins.pending, im.spare)
-		im.pending, im.spare = sorted[:0], spare[:0]
-		run, err = writeRun(ctx, tx, sorted)
+		run, err = writeRun(ctx, tx, finishEntries(b.entries, rows, ids))
 		return err
 	})
 	if err != nil {
@@ -398,6 +459,27 @@ func (im *Importer) store(stage []outcome) error {
 		return im.mergeOwn()
 	}
 	return nil
+}
+
+// finishEntries makes a batch's sorted entries (index) the index's: each
+// entry's game the id its row got (ids; 0 drops a duplicate's entries),
+// and its move numbered where the replaying goroutine left it at 0. The
+// order stays sorted: ids grow with the rows' order. It works in place.
+func finishEntries(es []entry, rows []*gameRow, ids []int64) []entry {
+	out := es[:0]
+	for _, e := range es {
+		id := ids[e.game]
+		if id == 0 {
+			continue
+		}
+		r := rows[e.game]
+		if int(e.ply) < len(r.ids) && e.code>>2 == 0 {
+			e.code = r.ids[e.ply]<<2 | outcomeFor(r.winner, r.movers[e.ply])
+		}
+		e.game = id
+		out = append(out, e)
+	}
+	return out
 }
 
 // importMergeRuns: an import merges its own runs into one when it has
