@@ -140,3 +140,43 @@ func TestSortEntries(t *testing.T) {
 		}
 	}
 }
+
+// The loser tree gives the entries of any number of sorted runs in order.
+func TestLoserTree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := 1; k <= 33; k++ {
+		runs := make([][]entry, k)
+		var all []entry
+		for i := range runs {
+			for range rng.IntN(50) {
+				e := entry{hash: rng.Uint64N(64), game: int64(rng.IntN(8)), ply: uint32(rng.IntN(4))}
+				runs[i] = append(runs[i], e)
+				all = append(all, e)
+			}
+			slices.SortFunc(runs[i], entryCmp)
+		}
+		slices.SortFunc(all, entryCmp)
+		cs := make([]*runCursor, k)
+		live := make([]bool, k)
+		pos := make([]int, k)
+		for i := range cs {
+			cs[i] = &runCursor{}
+			if live[i] = len(runs[i]) > 0; live[i] {
+				cs[i].cur = runs[i][0]
+			}
+		}
+		tr := newLoserTree(cs, live)
+		var got []entry
+		for i := tr.winner(); live[i]; i = tr.winner() {
+			got = append(got, cs[i].cur)
+			pos[i]++
+			if live[i] = pos[i] < len(runs[i]); live[i] {
+				cs[i].cur = runs[i][pos[i]]
+			}
+			tr.replay()
+		}
+		if !slices.Equal(got, all) {
+			t.Fatalf("%d runs: merged %d entries out of order or lost (of %d)", k, len(got), len(all))
+		}
+	}
+}
