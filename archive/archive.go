@@ -48,11 +48,24 @@ func DSN(path string) string { return sqlitedb.DSN(path) }
 // Open opens (creating if needed) the archive at path and brings its
 // schema up to date.
 func Open(ctx context.Context, path string) (*Archive, error) {
+	return OpenWith(ctx, path, MigrateOptions{})
+}
+
+// MigrateOptions tune Migrate. The zero value is fine.
+type MigrateOptions struct {
+	// Reindexing, when set, is told how many games are indexed again of
+	// how many, after each stage, when a migration re-indexes the archive
+	// (minutes at a million games).
+	Reindexing func(done, total int)
+}
+
+// OpenWith is Open with options for the migrations.
+func OpenWith(ctx context.Context, path string, opt MigrateOptions) (*Archive, error) {
 	db, err := sqlitedb.Open(ctx, path)
 	if err != nil {
 		return nil, err
 	}
-	if err := Migrate(ctx, db); err != nil {
+	if err := MigrateWith(ctx, db, opt); err != nil {
 		db.Close()
 		if errors.Is(err, ErrNewerSchema) {
 			return nil, err // it names the file and says what to do
@@ -89,29 +102,50 @@ var ErrNewerSchema = sqlitedb.ErrNewerSchema
 // before it are indexed again from their records, in stages of
 // reindexStage games, each committed (reindex).
 func Migrate(ctx context.Context, db *sql.DB) error {
+	return MigrateWith(ctx, db, MigrateOptions{})
+}
+
+// MigrateWith is Migrate with options.
+func MigrateWith(ctx context.Context, db *sql.DB, opt MigrateOptions) error {
 	if err := schema.Apply(ctx, db); err != nil {
 		return err
 	}
-	return reindex(ctx, db)
+	return reindex(ctx, db, opt.Reindexing)
 }
 
 const reindexStage = 20000
+
+// reindexBounds reads the games left to index again: those with ids
+// after the first and up to the second (both NULL when none are left).
+const reindexBounds = `SELECT (SELECT value FROM archive_state WHERE key = 'reindex_after'), (SELECT value FROM archive_state WHERE key = 'reindex_upto')`
 
 // reindex puts the games stored before migration 3 into the position
 // index, a stage at a time: each stage reads the cursor, indexes the next
 // games up to the bound and moves the cursor in one transaction, so that
 // a crash or a second process doing the same loses nothing and doubles
-// nothing.
-func reindex(ctx context.Context, db *sql.DB) error {
+// nothing. progress, when not nil, is told the games done of those left
+// when it started, after each stage.
+func reindex(ctx context.Context, db *sql.DB, progress func(done, total int)) error {
+	total, indexed := 0, 0
+	if progress != nil {
+		var a, u sql.NullInt64
+		err := db.QueryRowContext(ctx, reindexBounds).Scan(&a, &u)
+		if err == nil && a.Valid && u.Valid {
+			err = db.QueryRowContext(ctx, `SELECT count(*) FROM games WHERE id > ? AND id <= ?`, a.Int64, u.Int64).Scan(&total)
+		}
+		if err != nil {
+			return fmt.Errorf("indexing positions again: %w", err)
+		}
+	}
 	for {
-		done := false
+		done, staged := false, 0
 		tx, err := db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
 		err = func() error {
 			var a, u sql.NullInt64
-			err := tx.QueryRowContext(ctx, `SELECT (SELECT value FROM archive_state WHERE key = 'reindex_after'), (SELECT value FROM archive_state WHERE key = 'reindex_upto')`).Scan(&a, &u)
+			err := tx.QueryRowContext(ctx, reindexBounds).Scan(&a, &u)
 			if err != nil {
 				return err
 			}
@@ -152,6 +186,7 @@ func reindex(ctx context.Context, db *sql.DB) error {
 				return err
 			}
 			defer ins.close()
+			staged = len(gs)
 			last := upto
 			if len(gs) == reindexStage {
 				last = gs[len(gs)-1].id
@@ -194,6 +229,9 @@ func reindex(ctx context.Context, db *sql.DB) error {
 		}
 		if err := tx.Commit(); err != nil {
 			return err
+		}
+		if indexed += staged; progress != nil && staged > 0 {
+			progress(indexed, total)
 		}
 		if done {
 			return nil

@@ -313,9 +313,13 @@ func TestSearchErrors(t *testing.T) {
 func reopenIndexed(t *testing.T, path, what, position string) *Archive {
 	t.Helper()
 	ctx := context.Background()
-	a, err := Open(ctx, path)
+	var told [][2]int
+	a, err := OpenWith(ctx, path, MigrateOptions{Reindexing: func(done, total int) { told = append(told, [2]int{done, total}) }})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(told) != 1 || told[0] != [2]int{2, 2} {
+		t.Errorf("after %s: reindexing told %v, want [[2 2]]", what, told)
 	}
 	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("after %s: game %d: %v", what, id, err) }); c != 2 || f != 0 || err != nil {
 		t.Errorf("verify after %s: %d %d %v", what, c, f, err)

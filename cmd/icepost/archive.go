@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"icepost/archive"
 	"icepost/rules/games"
@@ -49,7 +50,7 @@ func cmdArchive(e *env, args []string) int {
 			return c.run(e, rest[1:])
 		}
 	}
-	a, err := archive.Open(e.ctx, *db)
+	a, err := openArchive(e, *db)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "icepost archive: %v\n", err)
 		return exitUsage
@@ -58,6 +59,22 @@ func cmdArchive(e *env, args []string) int {
 	sub := *e
 	sub.archive = a
 	return c.run(&sub, rest[1:])
+}
+
+// openArchive opens the archive at path, with a progress bar on a
+// terminal while an upgrade indexes its games again.
+func openArchive(e *env, path string) (*archive.Archive, error) {
+	var opt archive.MigrateOptions
+	var bar *progressBar
+	if isTerminal(e.stderr) {
+		bar = &progressBar{w: e.stderr, name: "indexing the archive's positions again (once, after an upgrade)", unit: "games", start: time.Now()}
+		opt.Reindexing = bar.count
+	}
+	a, err := archive.OpenWith(e.ctx, path, opt)
+	if bar != nil {
+		bar.clear()
+	}
+	return a, err
 }
 
 // onArchive makes the run of an archive subcommand, which works on the

@@ -32,13 +32,21 @@ func (archiveAdder) AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, s
 }
 
 // openDaemonDB opens the database and brings the archive's and the
-// daemon's tables up to date.
-func openDaemonDB(ctx context.Context, path string) (*sql.DB, error) {
+// daemon's tables up to date. log, when not nil, is told how far an
+// upgrade that indexes the archive's games again got (it can take
+// minutes, and the daemon reads no mail meanwhile).
+func openDaemonDB(ctx context.Context, path string, log *slog.Logger) (*sql.DB, error) {
 	db, err := pbem.OpenDB(path)
 	if err != nil {
 		return nil, err
 	}
-	if err := archive.Migrate(ctx, db); err != nil {
+	var opt archive.MigrateOptions
+	if log != nil {
+		opt.Reindexing = func(done, total int) {
+			log.Info("indexing the archive's positions again (once, after an upgrade)", "games", done, "of", total)
+		}
+	}
+	if err := archive.MigrateWith(ctx, db, opt); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -71,7 +79,7 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 	if err != nil {
 		return nil, err
 	}
-	db, err := openDaemonDB(ctx, dbPath)
+	db, err := openDaemonDB(ctx, dbPath, log)
 	if err != nil {
 		sys.Stop()
 		return nil, err

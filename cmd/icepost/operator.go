@@ -47,7 +47,7 @@ func operator(e *env, name string, args []string) int {
 			return exitUsage
 		}
 	}
-	d, err := openDaemonDB(e.ctx, path)
+	d, err := openDaemonDB(e.ctx, path, nil)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "icepost %s: %v\n", name, err)
 		return exitUsage

@@ -19,7 +19,7 @@ func operatorDB(t *testing.T) (string, *pbem.Server) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "icepost.db")
-	db, err := openDaemonDB(ctx, path)
+	db, err := openDaemonDB(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 	if err != nil {
 		return nil, nil, err
 	}
-	db, err := openDaemonDB(ctx, cfg.Database)
+	db, err := openDaemonDB(ctx, cfg.Database, log)
 	if err != nil {
 		return nil, nil, err
 	}

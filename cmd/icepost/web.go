@@ -12,7 +12,6 @@ import (
 	"os"
 	"time"
 
-	"icepost/archive"
 	"icepost/pbem"
 	"icepost/sqlitedb"
 	"icepost/web"
@@ -38,7 +37,7 @@ func cmdWeb(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "icepost web: no archive at %s (icepost archive import FILE makes one; -db names another)\n", *dbPath)
 		return exitUsage
 	}
-	a, err := archive.Open(e.ctx, *dbPath)
+	a, err := openArchive(e, *dbPath)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "icepost web: %v\n", err)
 		return exitUsage
