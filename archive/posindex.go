@@ -124,12 +124,14 @@ func (w *bitWriter) write(v uint64, n uint8) {
 }
 
 // spill appends the whole bytes of acc, keeping the bits after them
-// (fewer than 8).
+// (fewer than 8): the bytes are written as one 8-byte word, and the
+// slice is cut back to those that are whole.
 func (w *bitWriter) spill() {
 	rem := w.nacc & 7
-	x := w.acc >> rem
-	for i := w.nacc / 8; i > 0; i-- {
-		w.buf = append(w.buf, byte(x>>(8*(i-1))))
+	whole := w.nacc / 8
+	if whole > 0 {
+		w.buf = binary.BigEndian.AppendUint64(w.buf, w.acc>>rem<<(64-8*whole))
+		w.buf = w.buf[:len(w.buf)-8+int(whole)]
 	}
 	w.acc &= 1<<rem - 1
 	w.nacc = rem
@@ -267,14 +269,21 @@ func encodeBlock(dst []byte, es []entry, k uint8) []byte {
 	dst = append(dst, k, gw, pw, cw)
 	w := bitWriter{buf: dst}
 	prev := es[0].hash
+	// An entry is a few wide writes where they fit in one (the usual
+	// case): the Rice code's ones, its zero and remainder, and the game,
+	// ply and move together.
+	fields := gw + pw + cw
 	for i, e := range es {
 		if i > 0 {
 			gap := e.hash - prev
-			if q := gap >> k; q >= riceEscape {
+			switch q := gap >> k; {
+			case q >= riceEscape:
 				w.ones(riceEscape)
 				w.write(0, 1)
 				w.write(gap, 64)
-			} else {
+			case q+1+uint64(k) <= 56:
+				w.write((1<<q-1)<<(k+1)|gap&(1<<k-1), uint8(q)+1+k)
+			default:
 				w.ones(uint(q))
 				w.write(0, 1)
 				if k > 0 {
@@ -282,6 +291,10 @@ func encodeBlock(dst []byte, es []entry, k uint8) []byte {
 				}
 			}
 			prev = e.hash
+		}
+		if fields <= 56 {
+			w.write(uint64(e.game-minG)<<(pw+cw)|uint64(e.ply)<<cw|uint64(e.code), fields)
+			continue
 		}
 		w.write(uint64(e.game-minG), gw)
 		w.write(uint64(e.ply), pw)
@@ -572,20 +585,35 @@ func (c *runCursor) load() error {
 // entry of the index through it: a heap was a quarter of a merge's time).
 type loserTree struct {
 	cs   []*runCursor
-	live []bool // a cursor that has run out loses every match
-	node []int  // node[0] the winner, node[1:] the losers of the inner matches
+	live []bool   // a cursor that has run out loses every match
+	key  []uint64 // each cursor's hash (the most when it ran out), side by side
+	node []int    // node[0] the winner, node[1:] the losers of the inner matches
 }
 
 func newLoserTree(cs []*runCursor, live []bool) *loserTree {
-	t := &loserTree{cs: cs, live: live, node: make([]int, max(1, len(cs)))}
+	t := &loserTree{cs: cs, live: live, key: make([]uint64, len(cs)), node: make([]int, max(1, len(cs)))}
+	for i := range cs {
+		t.setKey(i)
+	}
 	if len(cs) > 0 {
 		t.node[0] = t.build(1)
 	}
 	return t
 }
 
-// beats reports whether cursor a's entry comes before cursor b's.
+func (t *loserTree) setKey(i int) {
+	t.key[i] = math.MaxUint64
+	if t.live[i] {
+		t.key[i] = t.cs[i].cur.hash
+	}
+}
+
+// beats reports whether cursor a's entry comes before cursor b's. The
+// hashes decide almost always; the rest of the entries only on a tie.
 func (t *loserTree) beats(a, b int) bool {
+	if ka, kb := t.key[a], t.key[b]; ka != kb {
+		return ka < kb
+	}
 	switch {
 	case !t.live[a]:
 		return false
@@ -617,13 +645,31 @@ func (t *loserTree) build(n int) int {
 // winner is the cursor with the least entry (not live when all ran out).
 func (t *loserTree) winner() int { return t.node[0] }
 
-// replay plays the winner's matches again after it moved on.
+// replay plays the winner's matches again after it moved on (its
+// cursor's entry, and live, are the new ones). The matches are decided
+// without a branch where the hashes differ: in a merge of random hashes a
+// branch on the comparison is mispredicted half the time.
 func (t *loserTree) replay() {
 	w := t.node[0]
+	t.setKey(w)
+	kw := t.key[w]
 	for n := (w + len(t.cs)) / 2; n >= 1; n /= 2 {
-		if t.beats(t.node[n], w) {
-			t.node[n], w = w, t.node[n]
+		o := t.node[n]
+		ko := t.key[o]
+		if ko == kw {
+			if t.beats(o, w) {
+				t.node[n], w = w, o
+			}
+			continue
 		}
+		var m int
+		if ko < kw {
+			m = -1
+		}
+		d := (w ^ o) & m
+		t.node[n] = o ^ d
+		w ^= d
+		kw = min(kw, ko)
 	}
 	t.node[0] = w
 }

@@ -180,3 +180,52 @@ func TestLoserTree(t *testing.T) {
 		}
 	}
 }
+
+// A merge of 32 runs picks each entry through the loser tree.
+func BenchmarkLoserTree(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const k, n = 32, 50000
+	runs := make([][]entry, k)
+	for i := range runs {
+		for range n {
+			runs[i] = append(runs[i], entry{hash: rng.Uint64(), game: rng.Int64N(1 << 20)})
+		}
+		slices.SortFunc(runs[i], entryCmp)
+	}
+	b.ResetTimer()
+	for range b.N {
+		cs := make([]*runCursor, k)
+		live := make([]bool, k)
+		pos := make([]int, k)
+		for i := range cs {
+			cs[i] = &runCursor{cur: runs[i][0]}
+			live[i] = true
+		}
+		tr := newLoserTree(cs, live)
+		for i := tr.winner(); live[i]; i = tr.winner() {
+			pos[i]++
+			if live[i] = pos[i] < n; live[i] {
+				cs[i].cur = runs[i][pos[i]]
+			}
+			tr.replay()
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*k*n), "ns/entry")
+}
+
+// Packing a block of a run at a million games (38-bit gaps, 20-bit
+// games and moves).
+func BenchmarkEncodeBlock(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	es := make([]entry, 360)
+	h := uint64(0)
+	for i := range es {
+		h += rng.Uint64N(1 << 39)
+		es[i] = entry{hash: h, game: rng.Int64N(1 << 20), ply: rng.Uint32N(300), code: rng.Uint32N(1 << 20)}
+	}
+	var buf []byte
+	for range b.N {
+		buf = encodeBlock(buf[:0], es, 38)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(es)), "ns/entry")
+}
