@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -16,6 +17,9 @@ import (
 
 	"icepost/archive"
 )
+
+// importGCPercent is the garbage collector's GOGC during an import.
+const importGCPercent = 200
 
 func archiveImport(e *env, a *archive.Archive, args []string) int {
 	fs := newFlags(e, "archive", "import")
@@ -53,6 +57,15 @@ func archiveImport(e *env, a *archive.Archive, args []string) int {
 			bar.clear()
 			fmt.Fprintf(e.stderr, "quarantined: %v\n", err)
 		}
+	}
+	// An import keeps the batches waiting for the store, a heap of
+	// pointers that the garbage collector marks again at every cycle;
+	// letting the heap grow to three times what is live instead of twice
+	// took 8% off the time at 20,000 games and 2% at a million, for a
+	// fifth (20,000) to two fifths (a million: 1.2 GB) more memory
+	// (docs/archive.md). GOGC in the environment still decides.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(importGCPercent))
 	}
 	// One import however many files: batches run on from one file to the
 	// next, so that many small files cost what one large file does.
