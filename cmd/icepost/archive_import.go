@@ -24,7 +24,7 @@ const importGCPercent = 200
 func archiveImport(e *env, a *archive.Archive, args []string) int {
 	fs := newFlags(e, "archive", "import")
 	quiet := fs.Bool("q", false, "no progress bar and no summary")
-	batch := fs.Int("batch", 10000, "records per transaction (and per run of the position index)")
+	batch := fs.Int("batch", 10000, "the most records per transaction (and per run of the position index)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}

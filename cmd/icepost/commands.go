@@ -48,7 +48,9 @@ func init() {
 		{name: "selfplay", args: "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X] [-max-plies N]", summary: "write K random games as records", run: cmdSelfplay},
 		{name: "archive", args: "[-db PATH] COMMAND [flags] [args]", summary: "the archive of finished games",
 			doc: "The archive of finished games, in one SQLite file.", run: cmdArchive, subHelp: true, subcommands: []command{
-				{name: "import", args: "FILE...|-", summary: "add record files (also .gz) to the archive; invalid records go to quarantine", run: onArchive(archiveImport)},
+				{name: "import", args: "FILE...|-", summary: "add record files (also .gz) to the archive; invalid records go to quarantine",
+					doc: "Add record files (also .gz) to the archive; invalid records go to quarantine. All the files are\none import: records are replayed on every core and stored in batches (the first of 1,000 records,\neach later one an eighth of what was stored before, up to -batch). The import runs Go's garbage\ncollector at GOGC=200 unless GOGC is set (GOGC=100 uses a third less memory, a little more time).",
+					run: onArchive(archiveImport)},
 				{name: "search", args: "[filters] [-limit N] [-offset N] [-count] [-format table|records|json]", summary: "list the games the filters select", run: onArchive(archiveSearch)},
 				{name: "show", args: "ID", summary: "a stored game's record and final board", run: onArchive(archiveShow)},
 				{name: "export", args: "[filters]", summary: "the selected games as a record file", run: onArchive(archiveExport)},
