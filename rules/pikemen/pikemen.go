@@ -80,7 +80,9 @@
 package pikemen
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"strconv"
 
 	"icepost/rules"
@@ -285,46 +287,75 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 		return buf
 	}
 	me := p.toMove
-	for sq := range 64 {
-		if p.cell[sq]>>2 != me {
-			continue
-		}
-		// Each move is written from a template that differs only in its
-		// orientation: a Move is large, and building each anew is most of
-		// the cost of a playout.
+	// A Move is large (44 bytes) and a piece's moves differ only in the
+	// orientation and the square reached: they are copied in blocks from
+	// templates of the nine orientations, one copy a destination instead
+	// of nine appends.
+	var reo, chg [9]rules.Move
+	for o := range reo {
+		reo[o] = reorient(0, Orientation(o))
+		chg[o] = charge(KindCharge, 0, 0, Orientation(o))
+	}
+	for sq := range mine(&p.cell, me) {
 		cur := p.orient[sq]
-		m := reorient(sq, N)
-		for o := N; o <= U; o++ {
-			if o != cur {
-				m.Arg = uint8(o)
-				buf = append(buf, m)
-			}
+		for o := range reo {
+			reo[o].Path[0] = uint8(sq)
 		}
+		buf = append(buf, reo[:cur]...)
+		buf = append(buf, reo[cur+1:]...)
 		if cur == U {
 			continue
 		}
 		size := p.size(sq)
 		ray := &rays[sq][cur]
-		m = charge(KindCharge, sq, sq, N)
+		for o := range chg {
+			chg[o].Kind = KindCharge
+			chg[o].Path[0] = uint8(sq)
+		}
 		for i := range rayLen[sq][cur] {
 			to := ray[i]
+			capture := false
 			if c := p.cell[to]; c != 0 {
 				if c>>2 == me || !p.capturable(int(to), size) {
 					break
 				}
-				m.Kind = KindCapture
+				capture = true
 			}
-			m.Path[1] = to
-			for o := N; o <= U; o++ {
-				m.Arg = uint8(o)
-				buf = append(buf, m)
+			for o := range chg {
+				chg[o].Path[1] = to
+				if capture {
+					chg[o].Kind = KindCapture
+				}
 			}
-			if m.Kind == KindCapture {
+			buf = append(buf, chg[:]...)
+			if capture {
 				break
 			}
 		}
 	}
 	return buf
+}
+
+// mine yields the squares of seat me's pieces, a1 to h8, finding them
+// eight cells at a time: a cell is owner<<2 | size, so a cell is me's
+// exactly when its top six bits are me, and the bytes where they are
+// are found without a branch a cell (SWAR: a zero byte of x is a cell
+// that matches).
+func mine(cell *[64]uint8, me uint8) func(yield func(int) bool) {
+	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	pat := uint64(me<<2) * 0x0101010101010101
+	return func(yield func(int) bool) {
+		for w := 0; w < 64; w += 8 {
+			x := binary.LittleEndian.Uint64(cell[w:])&0xfcfcfcfcfcfcfcfc ^ pat
+			zero := ^((x&lo7 + lo7) | x | lo7) & hi
+			for zero != 0 {
+				if !yield(w + bits.TrailingZeros64(zero)/8) {
+					return
+				}
+				zero &= zero - 1
+			}
+		}
+	}
 }
 
 // Apply plays m, which must be legal, and returns the new position.
