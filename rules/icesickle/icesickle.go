@@ -108,21 +108,28 @@ func onBoard(f, r int) bool { return f >= 0 && f < size && r >= 0 && r < size }
 func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 	switch p.phase {
 	case phasePlace:
+		// A Move is large (44 bytes): a square's placements are copied
+		// from templates of the sizes left in the stash, in one block.
+		var tmpl [3]rules.Move
+		n := 0
+		for s := uint8(rules.Small); s <= rules.Large; s++ {
+			if p.stash[s] > 0 {
+				tmpl[n] = rules.Move{Kind: Place, Size: s, N: 1}
+				n++
+			}
+		}
 		for sq := range p.board {
 			if p.board[sq] != 0 {
 				continue
 			}
-			for s := uint8(rules.Small); s <= rules.Large; s++ {
-				if p.stash[s] > 0 {
-					m := rules.Move{Kind: Place, Size: s, N: 1}
-					m.Path[0] = uint8(sq)
-					buf = append(buf, m)
-				}
+			for i := range n {
+				tmpl[i].Path[0] = uint8(sq)
 			}
+			buf = append(buf, tmpl[:n]...)
 		}
 	case phaseJump:
+		m := rules.Move{Kind: Jump, N: 2}
 		for from, to := range p.jumps {
-			m := rules.Move{Kind: Jump, N: 2}
 			m.Path[0], m.Path[1] = uint8(from), uint8(to)
 			buf = append(buf, m)
 		}
