@@ -25,9 +25,9 @@ type ImportOptions struct {
 	// but take more memory (about 4 KB a record) and hold the write lock
 	// longer: other writers wait up to the busy timeout (30 s). Replaying
 	// happens outside the transaction. An import's first batches are
-	// smaller (firstBatch records, then an eighth of what it stored
-	// before), so that storing starts early and a small import does not
-	// end with a full batch to store after all the replaying is done.
+	// smaller (1,000 records, then an eighth of what it stored before),
+	// so that storing starts early and a small import does not end with
+	// a full batch to store after all the replaying is done.
 	BatchSize int
 	// Report, when set, is called for every record that is quarantined,
 	// with the reason (a *notation.Error where the notation gives one,
