@@ -166,6 +166,15 @@ func (t *Tally) Add(r float64) {
 // derived from seed, so a match is repeatable.
 func Match(ctx context.Context, start rules.State, players []Spec, n int, seed uint64, cfg Config, maxPlies int,
 	each func(game int, seatOf []int, moves []rules.Move, final rules.State) error) ([]Tally, error) {
+	return MatchFrom(ctx, start, players, nil, n, seed, cfg, maxPlies, each)
+}
+
+// MatchFrom is Match resumed after the games played, each given by its
+// final position (a game not over is a draw): they are counted (not
+// timed), and the match goes on with game len(played), as it would have
+// without the stop.
+func MatchFrom(ctx context.Context, start rules.State, players []Spec, played []rules.State, n int, seed uint64, cfg Config, maxPlies int,
+	each func(game int, seatOf []int, moves []rules.Move, final rules.State) error) ([]Tally, error) {
 	seats := start.Options().Seats
 	if len(players) != seats {
 		return nil, fmt.Errorf("engine: %d players for %d seats", len(players), seats)
@@ -175,11 +184,17 @@ func Match(ctx context.Context, start rules.State, players []Spec, n int, seed u
 		tallies[j].Player = p
 	}
 	r := make([]float64, seats)
-	for g := range n {
+	for g, final := range played {
+		gameResult(final, r)
+		for j := range players {
+			tallies[j].Add(r[SeatOf(j, g, seats)-1])
+		}
+	}
+	for g := len(played); g < n; g++ {
 		movers := make([]Mover, seats)
 		seatOf := make([]int, seats)
 		for j, p := range players {
-			seat := (j+g)%seats + 1
+			seat := SeatOf(j, g, seats)
 			seatOf[j] = seat
 			m, err := p.New(seed*1_000_003+uint64(g)*31+uint64(j), cfg)
 			if err != nil {
@@ -191,11 +206,7 @@ func Match(ctx context.Context, start rules.State, players []Spec, n int, seed u
 		if err != nil {
 			return tallies, err
 		}
-		if final.Outcome().Over {
-			Result(final, r)
-		} else {
-			share(r, nil)
-		}
+		gameResult(final, r)
 		for j := range players {
 			tallies[j].Add(r[seatOf[j]-1])
 		}
@@ -206,4 +217,18 @@ func Match(ctx context.Context, start rules.State, players []Spec, n int, seed u
 		}
 	}
 	return tallies, nil
+}
+
+// SeatOf is the seat of player j (from 0) in game g (from 0) of a match:
+// the seats rotate.
+func SeatOf(j, g, seats int) int { return (j+g)%seats + 1 }
+
+// gameResult is each seat's result of a match's game: Result when it is
+// over, else a draw (it reached the most plies).
+func gameResult(final rules.State, r []float64) {
+	if final.Outcome().Over {
+		Result(final, r)
+		return
+	}
+	share(r, nil)
 }

@@ -4,8 +4,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +24,8 @@ func cmdMatch(e *env, args []string) int {
 	game := fs.String("game", "", "the game: "+strings.Join(games.Names(), ", "))
 	n := fs.Int("n", 10, "how many games")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed plays the same match (unless -move-time cuts searches short)")
-	out := fs.String("o", "", "write the records of the games to this file")
+	out := fs.String("o", "", "write the records of the games to this file, each as its game ends")
+	resume := fs.Bool("resume", false, "go on with the match whose records -o holds (the same game, players, -n and -seed), after its last game")
 	moveTime := fs.Duration("move-time", 5*time.Second, "the most a computer player may think about one move")
 	maxPlies := fs.Int("max-plies", 1000, "a game not over after this many plies is a draw (result *)")
 	workers := fs.Int("workers", 0, "the cores each computer player searches on (default all)")
@@ -58,11 +61,27 @@ func cmdMatch(e *env, args []string) int {
 		players = append(players, sp)
 	}
 	var records []byte
+	var played []rules.State
+	if *resume {
+		if *out == "" {
+			fmt.Fprintln(e.stderr, "icepost match: -resume goes on with the match in the -o file: name it")
+			return exitUsage
+		}
+		if records, played, err = resumeMatch(*out, start, players); err != nil {
+			fmt.Fprintf(e.stderr, "icepost match: -resume: %v\n", err)
+			return exitUsage
+		}
+		if len(played) >= *n {
+			fmt.Fprintf(e.stderr, "icepost match: -resume: %s holds %d games already, -n is %d\n", *out, len(played), *n)
+			return exitUsage
+		}
+		fmt.Fprintf(e.stderr, "resuming after game %d of %d\n", len(played), *n)
+	}
 	ctx := e.ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	tallies, err := engine.Match(ctx, start, players, *n, *seed, engine.Config{MoveTime: *moveTime, Workers: *workers}, *maxPlies,
+	tallies, err := engine.MatchFrom(ctx, start, players, played, *n, *seed, engine.Config{MoveTime: *moveTime, Workers: *workers}, *maxPlies,
 		func(gameNo int, seatOf []int, moves []rules.Move, final rules.State) error {
 			tags := []notation.Tag{{Name: "Event", Value: "icepost match"}, {Name: "Round", Value: strconv.Itoa(gameNo + 1)}}
 			for j, sp := range players {
@@ -77,6 +96,12 @@ func cmdMatch(e *env, args []string) int {
 			}
 			records = notation.AppendFormat(records, rec)
 			fmt.Fprintf(e.stderr, "game %d of %d: %s in %d plies\n", gameNo+1, *n, rec.Result, len(moves))
+			// Written whole after each game: a match stopped (a
+			// signal, a crash, the end of a session) keeps the games
+			// it played, and -resume goes on from them.
+			if *out != "" {
+				return atomicfile.Write(*out, records)
+			}
 			return nil
 		})
 	if err != nil {
@@ -89,11 +114,47 @@ func cmdMatch(e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "%-10s %5d %5d %6d  %.2f ± %.2f           %.3f %.3f\n", t.Player, t.Wins, t.Draws, t.Losses, t.Score(), t.Interval(),
 			t.PerMove().Seconds(), t.MaxThink.Seconds())
 	}
-	if *out != "" {
-		if err := atomicfile.Write(*out, records); err != nil {
-			fmt.Fprintf(e.stderr, "icepost match: %v\n", err)
-			return exitUsage
-		}
-	}
 	return exitOK
+}
+
+// resumeMatch reads the records of a match that stopped: they must be
+// its games from the first, each with the players in the seats the
+// rotation gives them, of the same game and options. It returns the
+// records' text and each game's final position.
+func resumeMatch(file string, start rules.State, players []engine.Spec) ([]byte, []rules.State, error) {
+	text, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	recs, errs := notation.Parse(file, text)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	seats := start.Options().Seats
+	var played []rules.State
+	for g, rec := range recs {
+		if round, _ := rec.Tag("Round"); round != strconv.Itoa(g+1) {
+			return nil, nil, fmt.Errorf("%s:%d: game %d has Round %q: not the games of one match from the first", file, rec.Pos.Line, g+1, round)
+		}
+		for j, sp := range players {
+			seat := engine.SeatOf(j, g, seats)
+			if v, _ := rec.Tag("Player" + strconv.Itoa(seat)); v != string(sp) {
+				return nil, nil, fmt.Errorf("%s:%d: game %d has Player%d %q where this match puts %s", file, rec.Pos.Line, g+1, seat, v, sp)
+			}
+		}
+		game, err := notation.Replay(rec)
+		if err != nil {
+			return nil, nil, err
+		}
+		if game.Rules.Name() != start.Game().Name() || game.Options != start.Options() {
+			return nil, nil, fmt.Errorf("%s:%d: game %d is %s %+v, not this match's %s %+v", file, rec.Pos.Line, g+1,
+				game.Rules.Name(), game.Options, start.Game().Name(), start.Options())
+		}
+		played = append(played, game.Final())
+	}
+	// One blank line before the next record, as a match writes them.
+	if text = bytes.TrimRight(text, " \t\r\n"); len(text) > 0 {
+		text = append(text, '\n')
+	}
+	return text, played, nil
 }

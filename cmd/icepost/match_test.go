@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,56 @@ func TestMatch(t *testing.T) {
 		{"match", "-game", "icesickle", "human", "random"},
 		{"match", "bot:1", "random"},
 		{"match", "-game", "chess", "bot:1", "random"},
+	} {
+		if code, _, stderr := run1(t, bad...); code != exitUsage || stderr == "" {
+			t.Errorf("%v: exit %d, stderr %q", bad, code, stderr)
+		}
+	}
+}
+
+// A match writes each game's record as it ends; stopped after two games
+// and resumed, it ends with the records and results of the match played
+// in one go.
+func TestMatchResume(t *testing.T) {
+	dir := t.TempDir()
+	whole, part := filepath.Join(dir, "whole.txt"), filepath.Join(dir, "part.txt")
+	args := func(n, out string, more ...string) []string {
+		return append([]string{"match", "-game", "icesickle", "-n", n, "-seed", "5", "-workers", "1", "-o", out}, append(more, "bot:1", "random")...)
+	}
+	code, want, stderr := run1(t, args("4", whole)...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := run1(t, args("2", part)...); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, got, stderr := run1(t, args("4", part, "-resume")...)
+	if code != exitOK || !strings.Contains(stderr, "resuming after game 2 of 4") {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	a, _ := os.ReadFile(whole)
+	b, _ := os.ReadFile(part)
+	if string(a) != string(b) {
+		t.Errorf("the resumed match's records differ from the whole match's:\n%s\n---\n%s", b, a)
+	}
+	// The results (not the times: the resumed games were not timed).
+	results := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if f := strings.Fields(l); len(f) > 6 {
+				out = append(out, strings.Join(f[:6], " "))
+			}
+		}
+		return out
+	}
+	if !slices.Equal(results(got), results(want)) {
+		t.Errorf("resumed results %q, whole %q", results(got), results(want))
+	}
+	for _, bad := range [][]string{
+		args("4", filepath.Join(dir, "none.txt"), "-resume"), // no such file
+		args("2", part, "-resume"),                           // done already
+		{"match", "-game", "icesickle", "-n", "6", "-seed", "5", "-o", part, "-resume", "random", "bot:1"}, // other seats
+		{"match", "-game", "icesickle", "-n", "6", "-resume", "bot:1", "random"},                           // no -o
 	} {
 		if code, _, stderr := run1(t, bad...); code != exitUsage || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", bad, code, stderr)
