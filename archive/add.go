@@ -300,22 +300,7 @@ func newInserter(ctx context.Context, tx *sql.Tx, moves *tokenNumbers) (*inserte
 		*p.st = st
 	}
 	if preload {
-		rows, err := tx.QueryContext(ctx, `SELECT id, token FROM move_tokens`)
-		if err != nil {
-			ins.close()
-			return nil, err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id uint32
-			var tok string
-			if err := rows.Scan(&id, &tok); err != nil {
-				ins.close()
-				return nil, err
-			}
-			ins.moves.add(tok, id)
-		}
-		if err := rows.Err(); err != nil {
+		if err := readTokens(ctx, tx, func(id uint32, tok string) { ins.moves.add(tok, id) }, `SELECT id, token FROM move_tokens`); err != nil {
 			ins.close()
 			return nil, err
 		}
@@ -666,27 +651,13 @@ func (ins *inserter) numberBatch(ctx context.Context, rows []*gameRow) error {
 		return err
 	}
 	found := map[string]uint32{}
-	read := func(rows *sql.Rows, err error) error {
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id uint32
-			var tok string
-			if err := rows.Scan(&id, &tok); err != nil {
-				return err
-			}
-			found[tok] = id
-		}
-		return rows.Err()
-	}
-	if err := read(ins.tx.QueryContext(ctx, `SELECT id, token FROM move_tokens WHERE token IN (SELECT value FROM json_each(?))`, list)); err != nil {
+	keep := func(id uint32, tok string) { found[tok] = id }
+	if err := readTokens(ctx, ins.tx, keep, `SELECT id, token FROM move_tokens WHERE token IN (SELECT value FROM json_each(?))`, list); err != nil {
 		return fmt.Errorf("reading move tokens: %w", err)
 	}
 	if len(found) < len(missing) {
-		if err := read(ins.tx.QueryContext(ctx, `INSERT INTO move_tokens(token) SELECT value FROM json_each(?)
-			WHERE value NOT IN (SELECT token FROM move_tokens) RETURNING id, token`, list)); err != nil {
+		if err := readTokens(ctx, ins.tx, keep, `INSERT INTO move_tokens(token) SELECT value FROM json_each(?)
+			WHERE value NOT IN (SELECT token FROM move_tokens) RETURNING id, token`, list); err != nil {
 			return fmt.Errorf("storing move tokens: %w", err)
 		}
 	}

@@ -65,6 +65,12 @@ func (a *Archive) loadAllTokens(ctx context.Context) error {
 }
 
 func (c *tokenCache) read(ctx context.Context, q dbtx, query string, args ...any) error {
+	return readTokens(ctx, q, func(id uint32, tok string) { c.m[id] = tok }, query, args...)
+}
+
+// readTokens runs a query of move_tokens rows (id, token) and hands each
+// to fn.
+func readTokens(ctx context.Context, q dbtx, fn func(id uint32, tok string), query string, args ...any) error {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
@@ -76,7 +82,7 @@ func (c *tokenCache) read(ctx context.Context, q dbtx, query string, args ...any
 		if err := rows.Scan(&id, &tok); err != nil {
 			return err
 		}
-		c.m[id] = tok
+		fn(id, tok)
 	}
 	return rows.Err()
 }
