@@ -1,6 +1,11 @@
 package icelady
 
-import "icepost/rules"
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"icepost/rules"
+)
 
 // Directions, as (file, rank) steps: N NE E SE S SW W NW.
 var dirFile = [8]int{0, 1, 1, 1, 0, -1, -1, -1}
@@ -88,11 +93,10 @@ type gen struct {
 func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 	g := gen{cells: p.cells, me: p.turn, out: buf}
 	n0 := len(buf)
-	for sq := 0; sq < 64; sq++ {
+	own := owned(&p.cells, p.turn)
+	for b := own; b != 0; b &= b - 1 {
+		sq := bits.TrailingZeros64(b)
 		c := p.cells[sq]
-		if c == 0 || ownerOf(c) != p.turn {
-			continue
-		}
 		g.kind = kindOf(c)
 		g.canProm = g.kind <= med && p.reserve[p.turn-1] > 0
 		g.cells[sq] = 0 // the moving piece's start counts as empty
@@ -104,18 +108,33 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 	if len(g.out) > n0 {
 		return g.out
 	}
-	for sq := 0; sq < 64; sq++ {
-		c := p.cells[sq]
-		if c == 0 || ownerOf(c) != p.turn {
-			continue
-		}
-		g.kind = kindOf(c)
+	for b := own; b != 0; b &= b - 1 {
+		sq := bits.TrailingZeros64(b)
+		g.kind = kindOf(p.cells[sq])
 		g.canProm = g.kind <= med && p.reserve[p.turn-1] > 0
 		g.mv = rules.Move{Kind: Step, N: 2}
 		g.mv.Path[0] = uint8(sq)
 		g.steps(sq)
 	}
 	return g.out
+}
+
+// owned returns the squares of seat me's pieces as a bitboard (bit sq
+// for square sq), reading the cells eight at a time: a cell is
+// owner<<3 | kind, so a cell is me's exactly when its top five bits are
+// me, and the bytes where they are are found without a branch a cell
+// (SWAR: a zero byte of x is a cell that matches).
+func owned(cells *[64]uint8, me uint8) uint64 {
+	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	pat := uint64(me<<3) * 0x0101010101010101
+	var own uint64
+	for w := 0; w < 64; w += 8 {
+		x := binary.LittleEndian.Uint64(cells[w:])&0xf8f8f8f8f8f8f8f8 ^ pat
+		zero := ^((x&lo7 + lo7) | x | lo7) & hi
+		// One bit a matching byte, gathered into the byte's square.
+		own |= (zero >> 7 * 0x0102040810204080 >> 56) << w
+	}
+	return own
 }
 
 // emit adds the move built so far, and its promoting twin when the moving

@@ -1,0 +1,31 @@
+package icelady
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestOwned checks the eight-cells-at-a-time scan against a plain one on
+// random boards of every kind of cell.
+func TestOwned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		var cells [64]uint8
+		for i := range cells {
+			if rng.IntN(3) > 0 {
+				cells[i] = cell(uint8(rng.IntN(2)+1), uint8(rng.IntN(7)+1))
+			}
+		}
+		for me := uint8(1); me <= 2; me++ {
+			var want uint64
+			for sq, c := range cells {
+				if c != 0 && ownerOf(c) == me {
+					want |= 1 << sq
+				}
+			}
+			if got := owned(&cells, me); got != want {
+				t.Fatalf("seat %d: owned %016x, want %016x", me, got, want)
+			}
+		}
+	}
+}
