@@ -209,6 +209,8 @@ type tree struct {
 	nodes     int // nodes in the tree
 	ran       int // iterations of the last search
 
+	pg      progresser    // the playout's position, when its game offers it
+	wf      winFinder     // the same, when its game offers it
 	buf     []rules.Move  // scratch for playouts
 	trial   rules.Mutable // scratch: a playout's candidate move played
 	reward  []float64     // scratch: a playout's result, per seat
@@ -365,15 +367,20 @@ func (t *tree) pick(n *node) *node {
 // playout plays from s to the end or the cutoff and sets t.reward to each
 // seat's result. Each ply it draws a few legal moves at random and plays
 // the best of them for the seat to move: one that wins at once, else one
-// that gains the most points (games with scores), else the first drawn. A
-// playout that takes what is offered tells a good move from a bad one in
-// far fewer playouts than a blind one, in every game, without knowing any.
-// It plays in place (rules.Mutable): a playout allocates nothing a ply.
+// that gains the most points (games with scores) or progress (games that
+// offer it, below), else the first drawn. A playout that takes what is
+// offered tells a good move from a bad one in far fewer playouts than a
+// blind one, in every game, without knowing any. Where the game can tell
+// a winning move without playing it (winFinder), every move is looked at
+// for one first. It plays in place (rules.Mutable): a playout allocates
+// nothing a ply.
 func (t *tree) playout(s rules.State) {
 	cur := rules.NewMutable(s)
 	if t.trial == nil || t.trial.Game().Name() != s.Game().Name() {
 		t.trial = rules.NewMutable(s)
 	}
+	t.pg, _ = cur.(progresser)
+	t.wf, _ = cur.(winFinder)
 	for ply := 0; ply < t.cutoff; ply++ {
 		if cur.Outcome().Over {
 			break
@@ -387,14 +394,46 @@ func (t *tree) playout(s rules.State) {
 	Result(cur, t.reward)
 }
 
+// A game's Mutable may tell the playouts more than rules.State does,
+// through these two interfaces. Both are optional: a game without them is
+// played as described above. IceFrogs offers both (docs/engine.md says
+// what they gained).
+type (
+	// progresser says how far along a seat is in a game without scores
+	// (IceFrogs: how near its pieces stand to an opponent's start space):
+	// playouts weigh moves by it where they would weigh points.
+	progresser interface{ Progress(seat int) int }
+	// winFinder tells whether a legal move wins at once without playing
+	// it, so that a playout can look at every move for one that wins,
+	// not only at the few it draws.
+	winFinder interface{ Wins(m rules.Move) bool }
+)
+
+// value is what a playout weighs seat's moves by in m: its progress, or
+// its score.
+func (t *tree) value(m rules.Mutable, seat int) int {
+	if t.pg != nil {
+		return m.(progresser).Progress(seat)
+	}
+	return m.Score(seat)
+}
+
 // samples is how many moves a playout weighs at each ply.
 const samples = 4
 
 // step plays into cur the best of a few random moves of it (see playout),
 // trying each in t.trial.
 func (t *tree) step(cur rules.Mutable, moves []rules.Move) {
+	if t.wf != nil {
+		for _, m := range moves {
+			if t.wf.Wins(m) {
+				cur.PlayLegal(m)
+				return
+			}
+		}
+	}
 	mover := cur.ToMove()
-	before := cur.Score(mover)
+	before := t.value(cur, mover)
 	var best rules.Move
 	bestGain := math.MinInt
 	for k := 0; k < samples && len(moves) > 0; k++ {
@@ -408,7 +447,7 @@ func (t *tree) step(cur rules.Mutable, moves []rules.Move) {
 			cur.Set(t.trial)
 			return
 		}
-		if gain := t.trial.Score(mover) - before; gain > bestGain {
+		if gain := t.value(t.trial, mover) - before; gain > bestGain {
 			best, bestGain = m, gain
 		}
 	}

@@ -63,6 +63,9 @@ type geometry struct {
 	// checking a move's path looks each leg up once.
 	rel    [maxCells][maxCells]uint8
 	starts [2][3]uint8
+	// away[seats-2][seat-1][c] is how many steps cell c is from the
+	// nearest start space of seat's opponents, the board taken as empty.
+	away [2][3][maxCells]uint8
 }
 
 var geos = [2]*geometry{build(&layouts[0]), build(&layouts[1])}
@@ -114,7 +117,42 @@ func build(l *layout) *geometry {
 			g.starts[s][i] = c
 		}
 	}
+	for s := range 2 {
+		for seat := range s + 2 {
+			var from []uint8
+			for o := range s + 2 {
+				if o != seat {
+					from = append(from, g.starts[s][o])
+				}
+			}
+			g.away[s][seat] = g.steps(from)
+		}
+	}
 	return g
+}
+
+// steps returns each cell's distance in steps from the nearest of from.
+func (g *geometry) steps(from []uint8) [maxCells]uint8 {
+	var d [maxCells]uint8
+	for c := range d {
+		d[c] = none
+	}
+	queue := make([]uint8, 0, maxCells)
+	for _, c := range from {
+		d[c] = 0
+		queue = append(queue, c)
+	}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, n := range g.nb[c] {
+			if n != none && d[n] == none {
+				d[n] = d[c] + 1
+				queue = append(queue, n)
+			}
+		}
+	}
+	return d
 }
 
 // at returns the cell at (x, row), or none.

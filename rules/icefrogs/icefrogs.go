@@ -181,14 +181,22 @@ var (
 func pieceSeat(p uint8) uint8 { return p/15 + 1 }
 func pieceSize(p uint8) uint8 { return (p%15)/5 + 1 }
 
+// topSize and topSeat are pieceSize and pieceSeat as tables indexed by a
+// cell's top (piece + 1), 0 for an empty cell: the move search reads them
+// for every cell of every position.
+var topSize, topSeat = func() (size, seat [maxPieces + 1]uint8) {
+	for p := range uint8(maxPieces) {
+		size[p+1], seat[p+1] = pieceSize(p), pieceSeat(p)
+	}
+	return size, seat
+}()
+
 func (p *Position) geo() *geometry { return geos[p.board] }
 
 // sizes returns the size of each cell's top piece, 0 for empty cells.
 func (p *Position) sizes() (ts [maxCells]uint8) {
 	for c, t := range p.top {
-		if t != 0 {
-			ts[c] = pieceSize(t - 1)
-		}
+		ts[c] = topSize[t]
 	}
 	return ts
 }
@@ -299,15 +307,12 @@ func (p *Position) search(gn *gen, seat uint8) {
 	gn.ts = p.sizes()
 	gn.own = gn.g.start(int(p.seats), int(seat))
 	for c, t := range p.top {
-		if t == 0 || pieceSeat(t-1) != seat {
+		if topSeat[t] != seat {
 			continue
 		}
 		piece := t - 1
 		old := gn.ts[c]
-		gn.ts[c] = 0
-		if b := p.below[piece]; b != 0 {
-			gn.ts[c] = pieceSize(b - 1)
-		}
+		gn.ts[c] = topSize[p.below[piece]]
 		gn.size = pieceSize(piece)
 		gn.m = rules.Move{Kind: Step}
 		gn.from(uint8(c))
@@ -458,3 +463,42 @@ func (p *Position) Copy() rules.State { return *p }
 
 // Score returns seat's score without allocating.
 func (p *Position) Score(int) int { return 0 }
+
+// Wins reports whether m, a legal move here, wins at once: whether it
+// ends on an opponent's start space.
+func (p *Position) Wins(m rules.Move) bool {
+	if m.Kind == Pass || m.N == 0 {
+		return false
+	}
+	dest := m.Path[m.N-1]
+	g := p.geo()
+	for s := range p.seats {
+		if s+1 != p.toMove && g.start(int(p.seats), int(s+1)) == dest {
+			return true
+		}
+	}
+	return false
+}
+
+// Progress tells how far seat's pieces have come: minus the sum, over
+// its 15 pieces, of each one's distance in steps from the nearest
+// opponent's start space (a piece in the supply counts one step behind
+// its start space). IceFrogs keeps no score; this is what the engine's
+// playouts weigh a move by instead, so that they race as players do.
+func (p *Position) Progress(seat int) int {
+	g := p.geo()
+	away := &g.away[p.seats-2][seat-1]
+	s := uint8(seat)
+	sum := 0
+	for c, t := range p.top {
+		for t != 0 {
+			if topSeat[t] == s {
+				sum += int(away[c])
+			}
+			t = p.below[t-1]
+		}
+	}
+	left := p.supply[seat-1]
+	sum += int(left[0]+left[1]+left[2]) * (int(away[g.start(int(p.seats), seat)]) + 1)
+	return -sum
+}

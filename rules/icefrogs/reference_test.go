@@ -343,6 +343,7 @@ func TestReferenceGames(t *testing.T) {
 						break
 					}
 					checkParseAgrees(t, s, got, rng)
+					checkEngineHints(t, s, ref)
 					tok := got[rng.IntN(len(got))]
 					s, _, err = rules.Play(s, tok)
 					if err != nil {
@@ -353,6 +354,64 @@ func TestReferenceGames(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkEngineHints checks what the package tells the engine's playouts
+// (Progress and Wins) against the reference: progress from distances
+// found by a search of the reference board, wins by playing each move.
+func checkEngineHints(t *testing.T, s rules.State, ref *refPos) {
+	t.Helper()
+	m := rules.NewMutable(s).(*icefrogs.Position)
+	for seat := 1; seat <= ref.seats; seat++ {
+		if got, want := m.Progress(seat), ref.progress(seat); got != want {
+			t.Fatalf("%s: Progress(%d) = %d, the reference says %d", s.Code(), seat, got, want)
+		}
+	}
+	for _, mv := range s.Moves(nil) {
+		c := ref.clone()
+		c.play(s.FormatMove(mv))
+		if got, want := m.Wins(mv), c.winner == ref.toMove; got != want {
+			t.Fatalf("%s: Wins(%s) = %v, the reference's winner after it is %d", s.Code(), s.FormatMove(mv), got, c.winner)
+		}
+	}
+}
+
+// progress is minus the sum of the distances of seat's pieces, in steps
+// on the board, from the nearest opponent's start space; a piece in the
+// supply counts one step behind seat's own start space.
+func (r *refPos) progress(seat int) int {
+	dist := map[cube]int{}
+	var queue []cube
+	for s, name := range r.b.starts[r.seats] {
+		if s+1 != seat {
+			dist[r.b.at[name]] = 0
+			queue = append(queue, r.b.at[name])
+		}
+	}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, d := range cubeDirs {
+			n := c.add(d)
+			if _, seen := dist[n]; !seen && r.on(n) {
+				dist[n] = dist[c] + 1
+				queue = append(queue, n)
+			}
+		}
+	}
+	sum := 0
+	for c, stack := range r.stacks {
+		for _, p := range stack {
+			if p.seat == seat {
+				sum += dist[c]
+			}
+		}
+	}
+	own := r.b.at[r.b.starts[r.seats][seat-1]]
+	for _, n := range r.supply[seat-1] {
+		sum += n * (dist[own] + 1)
+	}
+	return -sum
 }
 
 // checkParseAgrees reads tokens near the legal ones (one cell more, one
