@@ -71,6 +71,16 @@
 //   - Position codes do not check that stacks could have been built (a
 //     larger piece on a smaller one); play never builds them.
 //
+// # For the engine
+//
+// IceFrogs keeps no score, so the engine's playouts would draw their
+// moves blind. Two methods of the Mutable (*Position) tell them more:
+// Progress, how near a seat's pieces stand to an opponent's start space,
+// which the playouts weigh a move by where other games weigh points, and
+// Wins, whether a move ends on an opponent's start space, so that a
+// playout finds a winning move among all the legal ones without playing
+// each (docs/engine.md has what they gained).
+//
 // Nothing is ever captured, so a game could in principle go on for ever
 // with pieces shuffling about; RULES.md has no rule against it and this
 // package invents none. Random games end quickly all the same (a piece
