@@ -89,6 +89,7 @@
 package icefrogs
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"icepost/rules"
@@ -221,6 +222,7 @@ type gen struct {
 	any   bool
 	found bool
 	m     rules.Move // the move being built; Path past N is kept zero
+	head  uint64     // m.Path[:8] as one word
 	buf   []rules.Move
 }
 
@@ -229,10 +231,22 @@ func (gn *gen) emit() {
 		gn.found = true
 		return
 	}
-	gn.buf = append(gn.buf, gn.m)
+	// The move is written whole, its first eight cells from head (one
+	// word), and not copied from gn.m, whose cells were just written a
+	// byte at a time: a wide read of narrow writes still in flight waits
+	// for them (half of a perft's time, when it was copied).
+	m := rules.Move{Kind: gn.m.Kind, Size: gn.m.Size, N: gn.m.N}
+	binary.LittleEndian.PutUint64(m.Path[:8], gn.head)
+	for i := 8; i < int(gn.m.N); i++ {
+		m.Path[i] = gn.m.Path[i]
+	}
+	gn.buf = append(gn.buf, m)
 }
 
 func (gn *gen) push(c uint8) {
+	if gn.m.N < 8 {
+		gn.head |= uint64(c) << (8 * gn.m.N)
+	}
 	gn.m.Path[gn.m.N] = c
 	gn.m.N++
 }
@@ -240,6 +254,9 @@ func (gn *gen) push(c uint8) {
 func (gn *gen) pop() {
 	gn.m.N--
 	gn.m.Path[gn.m.N] = 0
+	if gn.m.N < 8 {
+		gn.head &^= 0xff << (8 * gn.m.N)
+	}
 }
 
 // from finds the moves of the lifted piece from c0: single steps, then
@@ -251,12 +268,15 @@ func (gn *gen) from(c0 uint8) {
 			continue
 		}
 		if t := gn.ts[n]; t == 0 || t >= gn.size {
-			gn.push(n)
-			gn.emit()
-			gn.pop()
-			if gn.found {
+			if gn.any {
+				gn.found = true
 				break
 			}
+			// A step is the whole move: written in one piece, not
+			// copied from the move being built byte by byte.
+			m := rules.Move{Kind: gn.m.Kind, Size: gn.m.Size, N: 2}
+			m.Path[0], m.Path[1] = c0, n
+			gn.buf = append(gn.buf, m)
 		}
 	}
 	if !gn.found {
