@@ -214,6 +214,7 @@ type tree struct {
 
 	pg      progresser    // the playout's position, when its game offers it
 	wf      winFinder     // the same, when its game offers it
+	noWins  bool          // the game is not a winFinder
 	buf     []rules.Move  // scratch for playouts
 	trial   rules.Mutable // scratch: a playout's candidate move played
 	reward  []float64     // scratch: a playout's result, per seat
@@ -237,6 +238,11 @@ func (t *tree) newNode(s rules.State, parent *node, m rules.Move, mover int) *no
 	if !s.Outcome().Over {
 		n.untried = s.Moves(nil)
 		t.rng.Shuffle(len(n.untried), func(i, j int) { n.untried[i], n.untried[j] = n.untried[j], n.untried[i] })
+		if m, ok := t.winning(s, n.untried); ok {
+			// The seat to move wins here: no other move is worth a
+			// playout, and the node's value is known after one.
+			n.untried = []rules.Move{m}
+		}
 	}
 	t.nodes++
 	return n
@@ -408,9 +414,29 @@ type (
 	progresser interface{ Progress(seat int) int }
 	// winFinder tells whether a legal move wins at once without playing
 	// it, so that a playout can look at every move for one that wins,
-	// not only at the few it draws.
+	// not only at the few it draws, and the tree can give a position
+	// where the seat to move wins that move alone.
 	winFinder interface{ Wins(m rules.Move) bool }
 )
+
+// winning returns a move of moves that wins s at once, when s's game can
+// tell (winFinder) and there is one.
+func (t *tree) winning(s rules.State, moves []rules.Move) (rules.Move, bool) {
+	if t.noWins {
+		return rules.Move{}, false
+	}
+	wf, ok := rules.NewMutable(s).(winFinder)
+	if !ok {
+		t.noWins = true // a Player plays one game
+		return rules.Move{}, false
+	}
+	for _, m := range moves {
+		if wf.Wins(m) {
+			return m, true
+		}
+	}
+	return rules.Move{}, false
+}
 
 // value is what a playout weighs seat's moves by in m: its progress, or
 // its score.

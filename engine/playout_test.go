@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"icepost/rules"
+	"icepost/rules/counting"
 	"icepost/rules/icefrogs"
 )
 
@@ -12,12 +13,7 @@ import (
 // playing it (IceFrogs), a playout's ply plays the win even when it is
 // not among the moves it draws: here one move of many wins.
 func TestPlayoutTakesWin(t *testing.T) {
-	// Seat 1's small on h1 steps onto i1, seat 2's start space; its
-	// other moves are entries from a1 and the small's other steps.
-	s, err := icefrogs.ParsePosition("IceFrogs star 2 ./../......./....../1S1M1L../....../......./1S./. 344/555 1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := oneWin(t)
 	moves := s.Moves(nil)
 	wins := 0
 	for _, m := range moves {
@@ -38,5 +34,42 @@ func TestPlayoutTakesWin(t *testing.T) {
 		if o := cur.Outcome(); !o.Over || o.Winner != 1 {
 			t.Fatalf("seed %d: the playout's ply did not take the win (now %s)", seed, cur.Code())
 		}
+	}
+}
+
+// oneWin is an IceFrogs position where seat 1 has one winning move among
+// many: its small on h1 steps onto i1, seat 2's start space; its other
+// moves are the pieces' on row e, entries from a1 and the small's other
+// steps.
+func oneWin(t *testing.T) rules.State {
+	t.Helper()
+	s, err := icefrogs.ParsePosition("IceFrogs star 2 ./../......./....../1S1M1L../....../......./1S./. 344/555 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestTreeWinOnly: in the tree, a position where the seat to move wins at
+// once (and its game can tell) gets that move as its only child; in a
+// game that cannot tell, every move is a child to try.
+func TestTreeWinOnly(t *testing.T) {
+	tr := &tree{rng: rand.New(rand.NewPCG(1, 1))}
+	n := tr.newNode(oneWin(t), nil, rules.Move{}, 0)
+	if len(n.untried) != 1 {
+		t.Fatalf("%d moves to try, want the win alone", len(n.untried))
+	}
+	if next, _ := n.state.Play(n.untried[0]); next.Outcome().Winner != 1 {
+		t.Fatalf("the move to try, %s, does not win", n.state.FormatMove(n.untried[0]))
+	}
+	// Counting has no winFinder: a position with a winning move keeps
+	// all its moves.
+	s, err := counting.Game.ParsePosition("Counting 2 9 1 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr = &tree{rng: rand.New(rand.NewPCG(1, 1))}
+	if n := tr.newNode(s, nil, rules.Move{}, 0); len(n.untried) != len(s.Moves(nil)) {
+		t.Fatalf("%d moves to try of %d", len(n.untried), len(s.Moves(nil)))
 	}
 }
