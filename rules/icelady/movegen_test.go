@@ -29,3 +29,28 @@ func TestOwned(t *testing.T) {
 		}
 	}
 }
+
+// TestHasMove checks the quick test for a legal move, which ends the game
+// when it fails, against the move list, at every ply of random games
+// (which end when a side has no move).
+func TestHasMove(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ends := 0
+	for range 300 {
+		p := Start()
+		for range 400 {
+			moves := p.AppendMoves(nil)
+			if got := p.hasMove(); got != (len(moves) > 0) {
+				t.Fatalf("%s: hasMove %v with %d moves", p.Code(), got, len(moves))
+			}
+			if len(moves) == 0 {
+				ends++
+				break
+			}
+			p = p.Apply(moves[rng.IntN(len(moves))])
+		}
+	}
+	if ends == 0 {
+		t.Fatal("no game ended: the test never saw a position without a move")
+	}
+}
