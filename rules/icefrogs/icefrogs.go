@@ -392,6 +392,12 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 // Apply returns the position after m, which must be legal here (it is not
 // checked).
 func (p Position) Apply(m rules.Move) Position {
+	p.play(m)
+	return p
+}
+
+// play plays m, a legal move, in place: Apply and PlayLegal.
+func (p *Position) play(m rules.Move) {
 	seat := p.toMove
 	if m.Kind != Pass {
 		var piece uint8
@@ -411,7 +417,7 @@ func (p Position) Apply(m rules.Move) Position {
 		for s := range p.seats {
 			if s+1 != seat && g.start(int(p.seats), int(s+1)) == dest {
 				p.toMove, p.winner = 0, seat
-				return p
+				return
 			}
 		}
 	}
@@ -420,12 +426,11 @@ func (p Position) Apply(m rules.Move) Position {
 	if !p.canMove(next) {
 		for s := range p.seats {
 			if s+1 != next && p.canMove(s+1) {
-				return p
+				return
 			}
 		}
 		p.toMove, p.winner = 0, 0
 	}
-	return p
 }
 
 // Perft counts the leaf nodes depth plies below p.
@@ -483,7 +488,7 @@ func (p Position) ApplyLegal(m rules.Move) rules.State { return p.Apply(m) }
 func (p Position) NewMutable() rules.Mutable { return &p }
 
 // PlayLegal plays m, a legal move, in place.
-func (p *Position) PlayLegal(m rules.Move) { *p = p.Apply(m) }
+func (p *Position) PlayLegal(m rules.Move) { p.play(m) }
 
 // Set makes p a copy of src, a *Position.
 func (p *Position) Set(src rules.Mutable) { *p = *src.(*Position) }

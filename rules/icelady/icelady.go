@@ -415,7 +415,7 @@ var _ rules.MutableMaker = Position{}
 func (p Position) NewMutable() rules.Mutable { return &p }
 
 // PlayLegal plays m, a legal move, in place.
-func (p *Position) PlayLegal(m rules.Move) { *p = p.Apply(m) }
+func (p *Position) PlayLegal(m rules.Move) { p.play(m) }
 
 // Set makes p a copy of src, a *Position.
 func (p *Position) Set(src rules.Mutable) { *p = *src.(*Position) }

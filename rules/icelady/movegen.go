@@ -288,6 +288,12 @@ func (g *gen) take(over, oc uint8) {
 // Apply returns the position after m, which must be legal here (it is not
 // checked).
 func (p Position) Apply(m rules.Move) Position {
+	p.play(m)
+	return p
+}
+
+// play plays m, a legal move, in place: Apply and PlayLegal.
+func (p *Position) play(m rules.Move) {
 	from := m.Path[0]
 	pc := p.cells[from]
 	p.cells[from] = 0
@@ -319,7 +325,6 @@ func (p Position) Apply(m rules.Move) Position {
 		p.cells[to] = pc
 	}
 	p.turn = 3 - p.turn
-	return p
 }
 
 func sign(x int) int {

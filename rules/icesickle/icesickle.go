@@ -178,6 +178,12 @@ func (p *Position) hasJump() bool {
 
 // Apply plays m, which must be legal, and returns the new position.
 func (p Position) Apply(m rules.Move) Position {
+	p.play(m)
+	return p
+}
+
+// play plays m, a legal move, in place: Apply and PlayLegal.
+func (p *Position) play(m rules.Move) {
 	switch m.Kind {
 	case Place:
 		p.board[m.Path[0]] = m.Size
@@ -212,7 +218,6 @@ func (p Position) Apply(m rules.Move) Position {
 			p.phase = phaseEnd
 		}
 	}
-	return p
 }
 
 func sign(x int) int {
@@ -673,7 +678,7 @@ var _ rules.MutableMaker = Position{}
 func (p Position) NewMutable() rules.Mutable { return &p }
 
 // PlayLegal plays m, a legal move, in place.
-func (p *Position) PlayLegal(m rules.Move) { *p = p.Apply(m) }
+func (p *Position) PlayLegal(m rules.Move) { p.play(m) }
 
 // Set makes p a copy of src, a *Position.
 func (p *Position) Set(src rules.Mutable) { *p = *src.(*Position) }

@@ -360,6 +360,12 @@ func mine(cell *[64]uint8, me uint8) func(yield func(int) bool) {
 
 // Apply plays m, which must be legal, and returns the new position.
 func (p Position) Apply(m rules.Move) Position {
+	p.play(m)
+	return p
+}
+
+// play plays m, a legal move, in place: Apply and PlayLegal.
+func (p *Position) play(m rules.Move) {
 	from := int(m.Path[0])
 	me := int(p.toMove)
 	if m.Kind == KindReorient {
@@ -377,7 +383,6 @@ func (p Position) Apply(m rules.Move) Position {
 		p.orient[from] = 0
 	}
 	p.settle(me)
-	return p
 }
 
 // settle ends the game or passes the turn after seat me has moved.
@@ -528,7 +533,7 @@ var _ rules.MutableMaker = Position{}
 func (p Position) NewMutable() rules.Mutable { return &p }
 
 // PlayLegal plays m, a legal move, in place.
-func (p *Position) PlayLegal(m rules.Move) { *p = p.Apply(m) }
+func (p *Position) PlayLegal(m rules.Move) { p.play(m) }
 
 // Set makes p a copy of src, a *Position.
 func (p *Position) Set(src rules.Mutable) { *p = *src.(*Position) }
