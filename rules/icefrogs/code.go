@@ -224,6 +224,8 @@ func ParsePosition(code string) (Position, error) {
 		}
 	}
 
+	p.countBehind()
+
 	// Who is on whose start space decides whether the game is over.
 	var winner uint8
 	for s := range p.seats {

@@ -126,6 +126,11 @@ func build(l *layout) *geometry {
 				}
 			}
 			g.away[s][seat] = g.steps(from)
+			for _, d := range g.away[s][seat] {
+				if 15*(int(d)+1) > 0xff {
+					panic("icefrogs: a seat's distance behind would not fit Position.behind")
+				}
+			}
 		}
 	}
 	return g

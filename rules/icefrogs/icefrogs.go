@@ -156,6 +156,7 @@ func Start(o rules.Options) (Position, error) {
 	for s := range seats {
 		p.supply[s] = [3]uint8{5, 5, 5}
 	}
+	p.countBehind()
 	return p, nil
 }
 
@@ -180,6 +181,9 @@ type Position struct {
 	seats  uint8
 	toMove uint8 // 1..seats, 0 when the game is over
 	winner uint8 // when over: the winning seat, 0 for a draw
+	// behind[seat-1] is minus seat's Progress, kept as pieces move: the
+	// engine's playouts ask for it at every move they weigh.
+	behind [3]uint8
 }
 
 var (
@@ -402,10 +406,14 @@ func (p *Position) play(m rules.Move) {
 	if m.Kind != Pass {
 		var piece uint8
 		c0 := m.Path[0]
+		g := p.geo()
+		away := &g.away[p.seats-2][seat-1]
+		was := away[c0]
 		if m.Kind == Enter {
 			left := &p.supply[seat-1][m.Size-1]
 			piece = (seat-1)*15 + (m.Size-1)*5 + 5 - *left
 			*left--
+			was++ // from the supply, a step behind the start space
 		} else {
 			piece = p.top[c0] - 1
 			p.top[c0] = p.below[piece]
@@ -413,7 +421,7 @@ func (p *Position) play(m rules.Move) {
 		dest := m.Path[m.N-1]
 		p.below[piece] = p.top[dest]
 		p.top[dest] = piece + 1
-		g := p.geo()
+		p.behind[seat-1] += away[dest] - was
 		for s := range p.seats {
 			if s+1 != seat && g.start(int(p.seats), int(s+1)) == dest {
 				p.toMove, p.winner = 0, seat
@@ -520,20 +528,25 @@ func (p *Position) Wins(m rules.Move) bool {
 // opponent's start space (a piece in the supply counts one step behind
 // its start space). IceFrogs keeps no score; this is what the engine's
 // playouts weigh a move by instead, so that they race as players do.
-func (p *Position) Progress(seat int) int {
+func (p *Position) Progress(seat int) int { return -int(p.behind[seat-1]) }
+
+// countBehind sets behind from the pieces where they stand (at most 15
+// pieces 9 steps behind: it fits a byte).
+func (p *Position) countBehind() {
 	g := p.geo()
-	away := &g.away[p.seats-2][seat-1]
-	s := uint8(seat)
-	sum := 0
-	for c, t := range p.top {
-		for t != 0 {
-			if topSeat[t] == s {
-				sum += int(away[c])
+	for s := range p.seats {
+		away := &g.away[p.seats-2][s]
+		sum := 0
+		for c, t := range p.top {
+			for t != 0 {
+				if topSeat[t] == s+1 {
+					sum += int(away[c])
+				}
+				t = p.below[t-1]
 			}
-			t = p.below[t-1]
 		}
+		left := p.supply[s]
+		sum += int(left[0]+left[1]+left[2]) * (int(away[g.start(int(p.seats), int(s+1))]) + 1)
+		p.behind[s] = uint8(sum)
 	}
-	left := p.supply[seat-1]
-	sum += int(left[0]+left[1]+left[2]) * (int(away[g.start(int(p.seats), seat)]) + 1)
-	return -sum
 }
