@@ -269,7 +269,9 @@ func (p *Position) chainLegal(m *rules.Move, from int, kind uint8) bool {
 }
 
 // hasMove reports whether the side to move has a legal move: a piece that
-// can capture, or else one that can step (gen.steps and stepTo).
+// can step (gen.steps and stepTo) or one that can capture. Capturing is
+// compulsory, so a step is legal only when nothing can capture, but
+// either means there is a move.
 func (p *Position) hasMove() bool {
 	me := p.turn
 	own := owned(&p.cells, me)
