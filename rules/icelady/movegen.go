@@ -29,7 +29,29 @@ var (
 	farRank   = [3]int{0, 7, 0}
 )
 
+// leapOver[me][kind][sq], for a small or medium of seat me on sq, is the
+// squares it could capture on: the first square of each of its
+// directions with room beyond it. A piece with no enemy there has no
+// capture, and the capture search skips it.
+var leapOver [3][med + 1][64]uint64
+
 func init() {
+	defer func() {
+		for me := 1; me <= 2; me++ {
+			for sq := range 64 {
+				for _, d := range smallDirs[me] {
+					if rayLen[sq][d] >= 2 {
+						leapOver[me][small][sq] |= 1 << rays[sq][d][0]
+					}
+				}
+				for _, d := range medDirs[me] {
+					if rayLen[sq][d] >= 2 {
+						leapOver[me][med][sq] |= 1 << rays[sq][d][0]
+					}
+				}
+			}
+		}
+	}()
 	for sq := 0; sq < 64; sq++ {
 		for d := 0; d < 8; d++ {
 			f, r := sq%8, sq/8
@@ -94,10 +116,14 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 	g := gen{cells: p.cells, me: p.turn, out: buf}
 	n0 := len(buf)
 	own := owned(&p.cells, p.turn)
+	enemy := owned(&p.cells, 3-p.turn)
 	for b := own; b != 0; b &= b - 1 {
 		sq := bits.TrailingZeros64(b)
 		c := p.cells[sq]
 		g.kind = kindOf(c)
+		if g.kind <= med && leapOver[p.turn][g.kind][sq]&enemy == 0 {
+			continue // no enemy to leap over
+		}
 		g.canProm = g.kind <= med && p.reserve[p.turn-1] > 0
 		g.cells[sq] = 0 // the moving piece's start counts as empty
 		g.mv = rules.Move{Kind: Capture, N: 1}
