@@ -429,6 +429,11 @@ func (t *tree) winning(s rules.State, moves []rules.Move) (rules.Move, bool) {
 		t.noWins = true // a Player plays one game
 		return rules.Move{}, false
 	}
+	return firstWin(wf, moves)
+}
+
+// firstWin returns the first of moves that wins at once, as wf tells.
+func firstWin(wf winFinder, moves []rules.Move) (rules.Move, bool) {
 	for _, m := range moves {
 		if wf.Wins(m) {
 			return m, true
@@ -453,11 +458,9 @@ const samples = 4
 // trying each in t.trial.
 func (t *tree) step(cur rules.Mutable, moves []rules.Move) {
 	if t.wf != nil {
-		for _, m := range moves {
-			if t.wf.Wins(m) {
-				cur.PlayLegal(m)
-				return
-			}
+		if m, ok := firstWin(t.wf, moves); ok {
+			cur.PlayLegal(m)
+			return
 		}
 	}
 	mover := cur.ToMove()

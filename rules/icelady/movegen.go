@@ -36,22 +36,6 @@ var (
 var leapOver [3][med + 1][64]uint64
 
 func init() {
-	defer func() {
-		for me := 1; me <= 2; me++ {
-			for sq := range 64 {
-				for _, d := range smallDirs[me] {
-					if rayLen[sq][d] >= 2 {
-						leapOver[me][small][sq] |= 1 << rays[sq][d][0]
-					}
-				}
-				for _, d := range medDirs[me] {
-					if rayLen[sq][d] >= 2 {
-						leapOver[me][med][sq] |= 1 << rays[sq][d][0]
-					}
-				}
-			}
-		}
-	}()
 	for sq := 0; sq < 64; sq++ {
 		for d := 0; d < 8; d++ {
 			f, r := sq%8, sq/8
@@ -65,6 +49,20 @@ func init() {
 				n++
 			}
 			rayLen[sq][d] = uint8(n)
+		}
+	}
+	for me := 1; me <= 2; me++ {
+		for sq := range 64 {
+			for _, d := range smallDirs[me] {
+				if rayLen[sq][d] >= 2 {
+					leapOver[me][small][sq] |= 1 << rays[sq][d][0]
+				}
+			}
+			for _, d := range medDirs[me] {
+				if rayLen[sq][d] >= 2 {
+					leapOver[me][med][sq] |= 1 << rays[sq][d][0]
+				}
+			}
 		}
 	}
 }
