@@ -274,7 +274,7 @@ func (p *Position) chainLegal(m *rules.Move, from int, kind uint8) bool {
 // either means there is a move.
 func (p *Position) hasMove() bool {
 	me := p.turn
-	own := owned(&p.cells, me)
+	own := p.occ[me-1]
 	// Steps first: nearly always the first piece has one, and a step is
 	// cheaper to find than a leap.
 	for b := own; b != 0; b &= b - 1 {

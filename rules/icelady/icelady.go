@@ -159,6 +159,15 @@ type Position struct {
 	cells   [64]uint8
 	reserve [2]uint8 // larges left off the board, seat 1 and seat 2
 	turn    uint8    // 1 or 2
+	// occ holds the squares of seat 1's and seat 2's pieces (bit sq for
+	// square sq): owned over cells, kept as moves are played because
+	// every move search and every "is the game over" starts from them.
+	occ [2]uint64
+}
+
+// index sets occ from cells, for a position built square by square.
+func (p *Position) index() {
+	p.occ = [2]uint64{owned(&p.cells, 1), owned(&p.cells, 2)}
 }
 
 // Start returns the starting position (RULES.md 3: mediums on c..f of each
@@ -173,6 +182,7 @@ func Start() Position {
 	}
 	p.reserve = [2]uint8{4, 4}
 	p.turn = 1
+	p.index()
 	return p
 }
 
@@ -402,6 +412,7 @@ func ParsePosition(code string) (Position, error) {
 			return p, posErr("seat %d has no pieces: the game ended before seat %d's turn", seat, p.turn)
 		}
 	}
+	p.index()
 	return p, nil
 }
 

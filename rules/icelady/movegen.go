@@ -114,8 +114,7 @@ type gen struct {
 func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 	g := gen{cells: p.cells, me: p.turn, out: buf}
 	n0 := len(buf)
-	own := owned(&p.cells, p.turn)
-	enemy := owned(&p.cells, 3-p.turn)
+	own, enemy := p.occ[p.turn-1], p.occ[2-p.turn]
 	for b := own; b != 0; b &= b - 1 {
 		sq := bits.TrailingZeros64(b)
 		c := p.cells[sq]
@@ -335,6 +334,8 @@ func (p *Position) play(m rules.Move) {
 	from := m.Path[0]
 	pc := p.cells[from]
 	p.cells[from] = 0
+	me, them := &p.occ[p.turn-1], &p.occ[2-p.turn]
+	*me &^= 1 << from
 	if m.Kind == Capture {
 		for i := 1; i < int(m.N); i++ {
 			a, b := int(m.Path[i-1]), int(m.Path[i])
@@ -345,6 +346,7 @@ func (p *Position) play(m rules.Move) {
 						p.cells[s] = cell(ownerOf(c), rest)
 					} else {
 						p.cells[s] = 0
+						*them &^= 1 << s
 					}
 					break
 				}
@@ -352,6 +354,7 @@ func (p *Position) play(m rules.Move) {
 		}
 	}
 	to := m.Path[m.N-1]
+	*me |= 1 << to
 	switch {
 	case p.cells[to] != 0:
 		t := p.cells[to]

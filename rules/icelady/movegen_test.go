@@ -32,13 +32,17 @@ func TestOwned(t *testing.T) {
 
 // TestHasMove checks the quick test for a legal move, which ends the game
 // when it fails, against the move list, at every ply of random games
-// (which end when a side has no move).
+// (which end when a side has no move); and the occupancy a position keeps
+// as moves are played against a scan of its cells.
 func TestHasMove(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	ends := 0
 	for range 300 {
 		p := Start()
 		for range 400 {
+			if want := [2]uint64{owned(&p.cells, 1), owned(&p.cells, 2)}; p.occ != want {
+				t.Fatalf("%s: occupancy %016x, want %016x", p.Code(), p.occ, want)
+			}
 			moves := p.AppendMoves(nil)
 			if got := p.hasMove(); got != (len(moves) > 0) {
 				t.Fatalf("%s: hasMove %v with %d moves", p.Code(), got, len(moves))
