@@ -22,6 +22,16 @@ var (
 	rayLen [64][8]uint8
 )
 
+// rayMask[sq][d] is rays[sq][d] as a bitboard; dist[a][b] is the number of
+// king steps from a to b. A king's capture search finds the first piece on
+// a ray with them: the lowest square of the ray's occupied ones in the
+// directions whose squares rise (N, NE, E, NW), the highest in the others.
+var (
+	rayMask [64][8]uint64
+	dist    [64][64]uint8
+	rising  = [8]bool{dirN: true, dirNE: true, dirE: true, dirNW: true}
+)
+
 // Directions in which each seat's smalls and mediums move.
 var (
 	smallDirs = [3][2]int{{}, {dirNW, dirNE}, {dirSW, dirSE}}
@@ -49,6 +59,12 @@ func init() {
 				n++
 			}
 			rayLen[sq][d] = uint8(n)
+			for _, to := range rays[sq][d][:n] {
+				rayMask[sq][d] |= 1 << to
+			}
+		}
+		for to := range 64 {
+			dist[sq][to] = uint8(max(abs(sq%8-to%8), abs(sq/8-to/8)))
 		}
 	}
 	for me := 1; me <= 2; me++ {
@@ -100,6 +116,7 @@ func joined(t, k uint8) uint8 {
 type gen struct {
 	cells   [64]uint8
 	blocked uint64 // tree remnants of this move: no passing, no capturing
+	occ     uint64 // the squares of cells that hold a piece
 	me      uint8
 	kind    uint8 // kind of the moving piece
 	from    uint8 // its square, for steps
@@ -115,6 +132,7 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 	g := gen{cells: p.cells, me: p.turn, out: buf}
 	n0 := len(buf)
 	own, enemy := p.occ[p.turn-1], p.occ[2-p.turn]
+	g.occ = own | enemy
 	for b := own; b != 0; b &= b - 1 {
 		sq := bits.TrailingZeros64(b)
 		c := p.cells[sq]
@@ -124,10 +142,12 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 		}
 		g.canProm = g.kind <= med && p.reserve[p.turn-1] > 0
 		g.cells[sq] = 0 // the moving piece's start counts as empty
+		g.occ &^= 1 << sq
 		g.mv = rules.Move{Kind: Capture, N: 1}
 		g.mv.Path[0] = uint8(sq)
 		g.chain(sq)
 		g.cells[sq] = c
+		g.occ |= 1 << sq
 	}
 	if len(g.out) > n0 {
 		return g.out
@@ -274,21 +294,28 @@ func (g *gen) chain(sq int) {
 			g.mv.N--
 			g.mv.Path[g.mv.N] = 0
 			g.cells[over] = oc
+			g.occ |= 1 << over
 			g.blocked &^= 1 << over
 		}
 	default:
 		rng := int(g.kind)
 		for d := 0; d < 8; d++ {
 			n := min(int(rayLen[sq][d]), rng)
+			blockers := g.occ & rayMask[sq][d]
+			if blockers == 0 {
+				continue
+			}
+			var over uint8
+			if rising[d] {
+				over = uint8(bits.TrailingZeros64(blockers))
+			} else {
+				over = uint8(63 - bits.LeadingZeros64(blockers))
+			}
 			ray := &rays[sq][d]
-			i := 0
-			for i < n && g.cells[ray[i]] == 0 {
-				i++
-			}
+			i := int(dist[sq][over]) - 1 // over is ray[i]
 			if i+1 >= n {
-				continue // no enemy, or no room beyond it
+				continue // the first piece out of range, or no room beyond it
 			}
-			over := ray[i]
 			oc := g.cells[over]
 			if ownerOf(oc) == g.me || g.blocked&(1<<over) != 0 || g.cells[ray[i+1]] != 0 {
 				continue
@@ -302,6 +329,7 @@ func (g *gen) chain(sq int) {
 				g.mv.Path[g.mv.N] = 0
 			}
 			g.cells[over] = oc
+			g.occ |= 1 << over
 			g.blocked &^= 1 << over
 		}
 	}
@@ -316,6 +344,7 @@ func (g *gen) take(over, oc uint8) {
 	rest := afterCapture[kindOf(oc)]
 	if rest == 0 {
 		g.cells[over] = 0
+		g.occ &^= 1 << over
 		return
 	}
 	g.cells[over] = cell(ownerOf(oc), rest)

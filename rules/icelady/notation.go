@@ -213,7 +213,8 @@ func (p Position) explain(t token, m rules.Move, legal []rules.Move) string {
 	}
 	last := t.squares[len(t.squares)-1]
 	if t.capture && !joinedTree {
-		g := gen{cells: cells, blocked: blocked, me: p.turn, kind: kind}
+		occ := owned(&cells, 1) | owned(&cells, 2)
+		g := gen{cells: cells, occ: occ, blocked: blocked, me: p.turn, kind: kind}
 		g.mv = rules.Move{Kind: Capture, N: 1, Path: [rules.MaxPath]uint8{uint8(last)}}
 		var more [64]rules.Move
 		g.out = more[:0]
