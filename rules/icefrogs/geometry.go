@@ -58,8 +58,6 @@ type geometry struct {
 	x, row     [maxCells]int8
 	names      [maxCells]string
 	nb         [maxCells][6]uint8 // neighbour in each direction, or none
-	nb2        [maxCells][6]uint8 // the cell two steps away in each direction, or none
-	nbMask     [maxCells]uint64   // the neighbours as a set (bit c for cell c)
 	// rel[a][b] is dir(a, b) as a table: the direction in the low three
 	// bits and the distance (1 or 2) above them, 0 when neither, so that
 	// checking a move's path looks each leg up once.
@@ -93,19 +91,14 @@ func build(l *layout) *geometry {
 	for c := range maxCells {
 		for d, dv := range dirs {
 			g.nb[c][d] = g.at(g.x[c]+dv[0], g.row[c]+dv[1])
-			if n := g.nb[c][d]; n != none {
-				g.nbMask[c] |= 1 << n
-			}
 		}
 	}
 	for a := range maxCells {
 		for d := range 6 {
-			g.nb2[a][d] = none
 			n := g.nb[a][d]
 			if n == none {
 				continue
 			}
-			g.nb2[a][d] = g.nb[n][d]
 			g.rel[a][n] = uint8(d) | 1<<3
 			if h := g.nb[n][d]; h != none {
 				g.rel[a][h] = uint8(d) | 2<<3

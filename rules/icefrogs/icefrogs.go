@@ -91,7 +91,6 @@ package icefrogs
 import (
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 
 	"icepost/rules"
 )
@@ -219,51 +218,16 @@ func (p *Position) sizes() (ts [maxCells]uint8) {
 
 // gen searches the moves of one piece. In any mode it stops at the first
 // move found.
-//
-// It knows the board as sets of cells (bit c for cell c), by what the
-// moving piece, lifted off, may do there: hop over them (a top piece its
-// size or smaller), land on them (empty, or a top piece its size or
-// larger, which ends the move), or step off a chain onto them (a top
-// piece its size or larger). A search step then finds the directions it
-// may go in from a cell without a branch a direction (dirsIn), and the
-// search branches only on the moves there are.
 type gen struct {
 	g     *geometry
-	own   uint8 // the mover's start space
-	size  uint8 // the moving piece's size
+	ts    [maxCells]uint8 // top sizes with the moving piece lifted off
+	own   uint8           // the mover's start space
+	size  uint8           // the moving piece's size
 	any   bool
 	found bool
-	hop   uint64
-	land  uint64
-	onto  uint64
-	empty uint64
 	m     rules.Move // the move being built; Path past N is kept zero
 	head  uint64     // m.Path[:8] as one word
 	buf   []rules.Move
-}
-
-// dirsIn returns the directions (bit d for direction d) in which the
-// neighbour in nb is one of the cells of set. A missing neighbour (none)
-// is never in it: a shift past 63 bits leaves 0.
-func dirsIn(nb *[6]uint8, set uint64) uint {
-	return uint(set>>nb[0]&1) | uint(set>>nb[1]&1)<<1 | uint(set>>nb[2]&1)<<2 |
-		uint(set>>nb[3]&1)<<3 | uint(set>>nb[4]&1)<<4 | uint(set>>nb[5]&1)<<5
-}
-
-// sets sets the cells by what a piece of gn.size may do there, from the
-// cells by the size of their top piece (by[0] the empty ones).
-func (gn *gen) sets(by *[4]uint64) {
-	gn.empty = by[0]
-	gn.hop, gn.onto = 0, 0
-	for k := uint8(1); k <= 3; k++ {
-		if k <= gn.size {
-			gn.hop |= by[k]
-		}
-		if k >= gn.size {
-			gn.onto |= by[k]
-		}
-	}
-	gn.land = gn.empty | gn.onto
 }
 
 func (gn *gen) emit() {
@@ -275,8 +239,8 @@ func (gn *gen) emit() {
 	// word), and not copied from gn.m, whose cells were just written a
 	// byte at a time: a wide read of narrow writes still in flight waits
 	// for them (a profile put 60% of a perft in the copy).
-	// It goes straight where it belongs in buf: a copy of a move built
-	// here would read its bytes just after writing them, as above.
+	// It goes straight where it belongs in buf: a move built here and
+	// then copied would be read just after being written, as above.
 	gn.buf = append(gn.buf, rules.Move{})
 	m := &gn.buf[len(gn.buf)-1]
 	m.Kind, m.Size, m.N = gn.m.Kind, gn.m.Size, gn.m.N
@@ -306,18 +270,22 @@ func (gn *gen) pop() {
 // hop chains.
 func (gn *gen) from(c0 uint8) {
 	gn.push(c0)
-	nb := &gn.g.nb[c0]
-	for dm := dirsIn(nb, gn.land&^(1<<gn.own)); dm != 0; dm &= dm - 1 {
-		if gn.any {
-			gn.found = true
-			break
+	for _, n := range gn.g.nb[c0] {
+		if n == none || n == gn.own {
+			continue
 		}
-		// A step is the whole move: written in place, not copied from
-		// the move being built byte by byte.
-		gn.buf = append(gn.buf, rules.Move{})
-		m := &gn.buf[len(gn.buf)-1]
-		m.Kind, m.Size, m.N = gn.m.Kind, gn.m.Size, 2
-		m.Path[0], m.Path[1] = c0, nb[bits.TrailingZeros(dm)]
+		if t := gn.ts[n]; t == 0 || t >= gn.size {
+			if gn.any {
+				gn.found = true
+				break
+			}
+			// A step is the whole move: written in place, not copied
+			// from the move being built byte by byte.
+			gn.buf = append(gn.buf, rules.Move{})
+			m := &gn.buf[len(gn.buf)-1]
+			m.Kind, m.Size, m.N = gn.m.Kind, gn.m.Size, 2
+			m.Path[0], m.Path[1] = c0, n
+		}
 	}
 	if !gn.found {
 		gn.hops(c0, 1<<c0)
@@ -329,28 +297,36 @@ func (gn *gen) from(c0 uint8) {
 // (or started from) the cells in visited.
 func (gn *gen) hops(cur uint8, visited uint64) {
 	g := gn.g
-	if gn.hop&g.nbMask[cur] == 0 {
-		return // nothing to hop over
-	}
-	nb, nb2 := &g.nb[cur], &g.nb2[cur]
-	free := gn.land &^ visited
-	var dm uint
-	for d := range 6 {
-		dm |= uint(gn.hop>>nb[d]&(free>>nb2[d])&1) << d
-	}
-	for ; dm != 0; dm &= dm - 1 {
-		land := nb2[bits.TrailingZeros(dm)]
+	for d, over := range g.nb[cur] {
+		if over == none {
+			continue
+		}
+		if t := gn.ts[over]; t == 0 || t > gn.size {
+			continue
+		}
+		land := g.nb[over][d]
+		if land == none || visited&(1<<land) != 0 {
+			continue
+		}
+		lt := gn.ts[land]
+		if lt != 0 && lt < gn.size {
+			continue
+		}
 		gn.push(land)
 		if land != gn.own {
 			gn.emit()
 		}
-		if gn.empty>>land&1 != 0 && !gn.found {
+		if lt == 0 && !gn.found {
 			v := visited | 1<<land
 			gn.hops(land, v)
-			// A chain may end with a step onto a piece.
-			lnb := &g.nb[land]
-			for sm := dirsIn(lnb, gn.onto&^v&^(1<<gn.own)); sm != 0 && !gn.found; sm &= sm - 1 {
-				gn.push(lnb[bits.TrailingZeros(sm)])
+			for _, n := range g.nb[land] {
+				if gn.found {
+					break
+				}
+				if n == none || v&(1<<n) != 0 || n == gn.own || gn.ts[n] < gn.size {
+					continue
+				}
+				gn.push(n)
 				gn.emit()
 				gn.pop()
 			}
@@ -366,23 +342,19 @@ func (gn *gen) hops(cur uint8, visited uint64) {
 // by size.
 func (p *Position) search(gn *gen, seat uint8) {
 	gn.g = p.geo()
-	var by [4]uint64 // the cells by the size of their top piece, 0 empty
-	for c, t := range p.top {
-		by[topSize[t]] |= 1 << c
-	}
+	gn.ts = p.sizes()
 	gn.own = gn.g.start(int(p.seats), int(seat))
 	for c, t := range p.top {
 		if topSeat[t] != seat {
 			continue
 		}
 		piece := t - 1
-		lifted := by // the piece is off the board for its whole move
-		lifted[topSize[t]] &^= 1 << c
-		lifted[topSize[p.below[piece]]] |= 1 << c
+		old := gn.ts[c]
+		gn.ts[c] = topSize[p.below[piece]]
 		gn.size = pieceSize(piece)
-		gn.sets(&lifted)
 		gn.m = rules.Move{Kind: Step}
 		gn.from(uint8(c))
+		gn.ts[c] = old
 		if gn.found {
 			return
 		}
@@ -392,7 +364,6 @@ func (p *Position) search(gn *gen, seat uint8) {
 			continue
 		}
 		gn.size = s + 1
-		gn.sets(&by)
 		gn.m = rules.Move{Kind: Enter, Size: s + 1}
 		gn.from(gn.own)
 		if gn.found {
