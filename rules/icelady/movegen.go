@@ -45,6 +45,13 @@ var (
 // capture, and the capture search skips it.
 var leapOver [3][med + 1][64]uint64
 
+// smallStep[me][sq] is the squares a small of seat me on sq steps to on
+// an empty board; farRow[me] is seat me's far row.
+var (
+	smallStep [3][64]uint64
+	farRow    [3]uint64
+)
+
 func init() {
 	for sq := 0; sq < 64; sq++ {
 		for d := 0; d < 8; d++ {
@@ -78,6 +85,14 @@ func init() {
 				if rayLen[sq][d] >= 2 {
 					leapOver[me][med][sq] |= 1 << rays[sq][d][0]
 				}
+			}
+			for _, d := range smallDirs[me] {
+				if rayLen[sq][d] >= 1 {
+					smallStep[me][sq] |= 1 << rays[sq][d][0]
+				}
+			}
+			if sq/8 == farRank[me] {
+				farRow[me] |= 1 << sq
 			}
 		}
 	}
@@ -117,6 +132,9 @@ type gen struct {
 	cells   [64]uint8
 	blocked uint64 // tree remnants of this move: no passing, no capturing
 	occ     uint64 // the squares of cells that hold a piece
+	// land[k] is where a small (k = small) or medium may end a step:
+	// an empty square, or its own king or king tree to join.
+	land    [med + 1]uint64
 	me      uint8
 	kind    uint8 // kind of the moving piece
 	from    uint8 // its square, for steps
@@ -151,6 +169,15 @@ func (p Position) AppendMoves(buf []rules.Move) []rules.Move {
 	}
 	if len(g.out) > n0 {
 		return g.out
+	}
+	g.land[small], g.land[med] = ^g.occ, ^g.occ
+	for b := own & farRow[p.turn]; b != 0; b &= b - 1 {
+		sq := bits.TrailingZeros64(b)
+		for k := uint8(small); k <= med; k++ {
+			if canJoin(p.turn, k, p.cells[sq], sq) {
+				g.land[k] |= 1 << sq
+			}
+		}
 	}
 	for b := own; b != 0; b &= b - 1 {
 		sq := bits.TrailingZeros64(b)
@@ -208,23 +235,25 @@ func (g *gen) step(to uint8, join bool) {
 	}
 }
 
-// steps adds the moves of the piece on sq that capture nothing.
+// steps adds the moves of the piece on sq that capture nothing. A small's
+// steps come in the order of their squares, which is the order of its
+// directions (smallDirs).
 func (g *gen) steps(sq int) {
 	switch g.kind {
 	case small:
-		for _, d := range smallDirs[g.me] {
-			if rayLen[sq][d] < 1 {
-				continue
-			}
-			to := rays[sq][d][0]
-			g.stepTo(to)
+		for b := smallStep[g.me][sq] & g.land[small]; b != 0; b &= b - 1 {
+			to := uint8(bits.TrailingZeros64(b))
+			g.step(to, g.cells[to] != 0)
 		}
 	case med:
 		for _, d := range medDirs[g.me] {
-			if rayLen[sq][d] < 2 || g.cells[rays[sq][d][0]] != 0 {
+			if rayLen[sq][d] < 2 {
 				continue
 			}
-			g.stepTo(rays[sq][d][1])
+			over, to := rays[sq][d][0], rays[sq][d][1]
+			if g.occ>>over&1 == 0 && g.land[med]>>to&1 != 0 {
+				g.step(to, g.cells[to] != 0)
+			}
 		}
 	default:
 		rng := int(g.kind)
@@ -238,18 +267,6 @@ func (g *gen) steps(sq int) {
 				g.step(to, true) // a king does not promote
 			}
 		}
-	}
-}
-
-// stepTo adds a small's or medium's step to to: onto an empty square, or
-// joining its own king there.
-func (g *gen) stepTo(to uint8) {
-	c := g.cells[to]
-	switch {
-	case c == 0:
-		g.step(to, false)
-	case canJoin(g.me, g.kind, c, int(to)):
-		g.step(to, true)
 	}
 }
 
