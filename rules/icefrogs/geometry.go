@@ -66,6 +66,9 @@ type geometry struct {
 	// away[seats-2][seat-1][c] is how many steps cell c is from the
 	// nearest start space of seat's opponents, the board taken as empty.
 	away [2][3][maxCells]uint8
+	// goals[seats-2][seat-1] is the start spaces of seat's opponents (bit
+	// c for cell c): a move of seat's that ends on one wins.
+	goals [2][3]uint64
 }
 
 var geos = [2]*geometry{build(&layouts[0]), build(&layouts[1])}
@@ -123,6 +126,7 @@ func build(l *layout) *geometry {
 			for o := range s + 2 {
 				if o != seat {
 					from = append(from, g.starts[s][o])
+					g.goals[s][seat] |= 1 << g.starts[s][o]
 				}
 			}
 			g.away[s][seat] = g.steps(from)

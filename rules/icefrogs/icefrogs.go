@@ -77,9 +77,9 @@
 // moves blind. Two methods of the Mutable (*Position) tell them more:
 // Progress, how near a seat's pieces stand to an opponent's start space,
 // which the playouts weigh a move by where other games weigh points, and
-// Wins, whether a move ends on an opponent's start space, so that a
-// playout finds a winning move among all the legal ones without playing
-// each (docs/engine.md has what they gained).
+// FirstWin, the first of the legal moves that ends on an opponent's
+// start space, so that a playout finds a winning move among all of them
+// without playing each (docs/engine.md has what they gained).
 //
 // Nothing is ever captured, so a game could in principle go on for ever
 // with pieces shuffling about; RULES.md has no rule against it and this
@@ -433,11 +433,9 @@ func (p *Position) play(m rules.Move) {
 		p.below[piece] = p.top[dest]
 		p.top[dest] = piece + 1
 		p.behind[seat-1] += away[dest] - was
-		for s := range p.seats {
-			if s+1 != seat && g.start(int(p.seats), int(s+1)) == dest {
-				p.toMove, p.winner = 0, seat
-				return
-			}
+		if g.goals[p.seats-2][seat-1]>>dest&1 != 0 {
+			p.toMove, p.winner = 0, seat
+			return
 		}
 	}
 	next := seat%p.seats + 1
@@ -518,20 +516,21 @@ func (p *Position) Copy() rules.State { return *p }
 // Score returns seat's score without allocating.
 func (p *Position) Score(int) int { return 0 }
 
-// Wins reports whether m, a legal move here, wins at once: whether it
-// ends on an opponent's start space.
-func (p *Position) Wins(m rules.Move) bool {
-	if m.Kind == Pass || m.N == 0 {
-		return false
+// FirstWin returns the index in moves, legal moves here, of the first
+// that wins at once (that ends on an opponent's start space), or -1 when
+// none does.
+func (p *Position) FirstWin(moves []rules.Move) int {
+	if p.toMove == 0 {
+		return -1
 	}
-	dest := m.Path[m.N-1]
-	g := p.geo()
-	for s := range p.seats {
-		if s+1 != p.toMove && g.start(int(p.seats), int(s+1)) == dest {
-			return true
+	goals := p.geo().goals[p.seats-2][p.toMove-1]
+	for i := range moves {
+		m := &moves[i]
+		if m.N > 0 && goals>>m.Path[m.N-1]&1 != 0 { // a pass has no path
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // Progress tells how far seat's pieces have come: minus the sum, over

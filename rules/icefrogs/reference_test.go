@@ -357,8 +357,9 @@ func TestReferenceGames(t *testing.T) {
 }
 
 // checkEngineHints checks what the package tells the engine's playouts
-// (Progress and Wins) against the reference: progress from distances
-// found by a search of the reference board, wins by playing each move.
+// (Progress and FirstWin) against the reference: progress from distances
+// found by a search of the reference board, wins by playing each move,
+// one at a time and as the first of the whole list.
 func checkEngineHints(t *testing.T, s rules.State, ref *refPos) {
 	t.Helper()
 	m := rules.NewMutable(s).(*icefrogs.Position)
@@ -367,12 +368,21 @@ func checkEngineHints(t *testing.T, s rules.State, ref *refPos) {
 			t.Fatalf("%s: Progress(%d) = %d, the reference says %d", s.Code(), seat, got, want)
 		}
 	}
-	for _, mv := range s.Moves(nil) {
+	moves := s.Moves(nil)
+	first := -1
+	for i, mv := range moves {
 		c := ref.clone()
 		c.play(s.FormatMove(mv))
-		if got, want := m.Wins(mv), c.winner == ref.toMove; got != want {
-			t.Fatalf("%s: Wins(%s) = %v, the reference's winner after it is %d", s.Code(), s.FormatMove(mv), got, c.winner)
+		wins := c.winner == ref.toMove
+		if wins && first < 0 {
+			first = i
 		}
+		if got := m.FirstWin(moves[i : i+1]); (got == 0) != wins {
+			t.Fatalf("%s: FirstWin([%s]) = %d, the reference's winner after it is %d", s.Code(), s.FormatMove(mv), got, c.winner)
+		}
+	}
+	if got := m.FirstWin(moves); got != first {
+		t.Fatalf("%s: FirstWin of the legal moves = %d, the reference's first winning move is %d", s.Code(), got, first)
 	}
 }
 
