@@ -67,7 +67,7 @@ func cmdMatch(e *env, args []string) int {
 			fmt.Fprintln(e.stderr, "icepost match: -resume goes on with the match in the -o file: name it")
 			return exitUsage
 		}
-		if records, played, err = resumeMatch(*out, start, players); err != nil {
+		if records, played, err = resumeMatch(*out, start, players, *seed); err != nil {
 			fmt.Fprintf(e.stderr, "icepost match: -resume: %v\n", err)
 			return exitUsage
 		}
@@ -83,7 +83,8 @@ func cmdMatch(e *env, args []string) int {
 	}
 	tallies, err := engine.MatchFrom(ctx, start, players, played, *n, *seed, engine.Config{MoveTime: *moveTime, Workers: *workers}, *maxPlies,
 		func(gameNo int, seatOf []int, moves []rules.Move, final rules.State) error {
-			tags := []notation.Tag{{Name: "Event", Value: "icepost match"}, {Name: "Round", Value: strconv.Itoa(gameNo + 1)}}
+			tags := []notation.Tag{{Name: "Event", Value: "icepost match"}, {Name: "Round", Value: strconv.Itoa(gameNo + 1)},
+				{Name: "Seed", Value: strconv.FormatUint(*seed, 10)}}
 			for j, sp := range players {
 				tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(seatOf[j]), Value: string(sp)})
 			}
@@ -119,9 +120,11 @@ func cmdMatch(e *env, args []string) int {
 
 // resumeMatch reads the records of a match that stopped: they must be
 // its games from the first, each with the players in the seats the
-// rotation gives them, of the same game and options. It returns the
-// records' text and each game's final position.
-func resumeMatch(file string, start rules.State, players []engine.Spec) ([]byte, []rules.State, error) {
+// rotation gives them, of the same game and options, and played with the
+// same seed (records without a Seed tag, written before matches had one,
+// are taken on trust). It returns the records' text and each game's
+// final position.
+func resumeMatch(file string, start rules.State, players []engine.Spec, seed uint64) ([]byte, []rules.State, error) {
 	text, err := os.ReadFile(file)
 	if err != nil {
 		return nil, nil, err
@@ -135,6 +138,9 @@ func resumeMatch(file string, start rules.State, players []engine.Spec) ([]byte,
 	for g, rec := range recs {
 		if round, _ := rec.Tag("Round"); round != strconv.Itoa(g+1) {
 			return nil, nil, fmt.Errorf("%s:%d: game %d has Round %q: not the games of one match from the first", file, rec.Pos.Line, g+1, round)
+		}
+		if v, ok := rec.Tag("Seed"); ok && v != strconv.FormatUint(seed, 10) {
+			return nil, nil, fmt.Errorf("%s:%d: game %d was played with -seed %s, not %d: give the match's seed, or start a new file", file, rec.Pos.Line, g+1, v, seed)
 		}
 		for j, sp := range players {
 			seat := engine.SeatOf(j, g, seats)

@@ -84,8 +84,9 @@ func TestMatchResume(t *testing.T) {
 	for _, bad := range [][]string{
 		args("4", filepath.Join(dir, "none.txt"), "-resume"), // no such file
 		args("2", part, "-resume"),                           // done already
-		{"match", "-game", "icesickle", "-n", "6", "-seed", "5", "-o", part, "-resume", "random", "bot:1"}, // other seats
-		{"match", "-game", "icesickle", "-n", "6", "-resume", "bot:1", "random"},                           // no -o
+		{"match", "-game", "icesickle", "-n", "6", "-seed", "5", "-o", part, "-resume", "random", "bot:1"},                  // other seats
+		{"match", "-game", "icesickle", "-n", "6", "-resume", "bot:1", "random"},                                            // no -o
+		{"match", "-game", "icesickle", "-n", "6", "-seed", "6", "-workers", "1", "-o", part, "-resume", "bot:1", "random"}, // other seed
 	} {
 		if code, _, stderr := run1(t, bad...); code != exitUsage || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", bad, code, stderr)
