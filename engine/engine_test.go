@@ -162,15 +162,19 @@ func TestMatch(t *testing.T) {
 }
 
 // TestAcceptsDraw: the engine accepts a draw only when it thinks it is
-// losing.
+// losing, or when the position has come back RepeatDraw times.
 func TestAcceptsDraw(t *testing.T) {
 	for _, c := range []struct {
-		value float64
-		seats int
-		want  bool
-	}{{0.5, 2, false}, {0.4, 2, false}, {0.3, 2, true}, {0.25, 3, false}, {0.1, 3, true}, {0.2, 4, false}, {0.05, 4, true}} {
-		if got := engine.AcceptsDraw(c.value, c.seats); got != c.want {
-			t.Errorf("AcceptsDraw(%v, %d) = %v", c.value, c.seats, got)
+		value   float64
+		seats   int
+		repeats int
+		want    bool
+	}{
+		{0.5, 2, 1, false}, {0.4, 2, 1, false}, {0.3, 2, 1, true}, {0.25, 3, 1, false}, {0.1, 3, 1, true}, {0.2, 4, 1, false}, {0.05, 4, 1, true},
+		{0.9, 2, 2, false}, {0.9, 2, 3, true}, {0.9, 3, 4, true},
+	} {
+		if got := engine.AcceptsDraw(c.value, c.seats, c.repeats); got != c.want {
+			t.Errorf("AcceptsDraw(%v, %d, %d) = %v", c.value, c.seats, c.repeats, got)
 		}
 	}
 }

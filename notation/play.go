@@ -67,6 +67,24 @@ func (g *Game) Ply() int { return len(g.Moves) }
 // (resignation, agreement, time, an operator's decision).
 func (g *Game) Over() bool { return g.Record.Result != "*" || g.Final().Outcome().Over }
 
+// Repeats returns how many times the position now has stood on the board
+// in the main line, now included: 1 for a position new to the game. Two
+// positions are the same when their keys are (rules.AppendKey: the same
+// pieces, supplies, scores and seat to move). None of the four games ends
+// by repetition; a computer player uses this to see a game going round.
+func (g *Game) Repeats() int {
+	now := rules.AppendKey(nil, g.Final())
+	n := 0
+	var buf []byte
+	for _, s := range g.States {
+		buf = rules.AppendKey(buf[:0], s)
+		if string(buf) == string(now) {
+			n++
+		}
+	}
+	return n
+}
+
 // Token returns the canonical token of main-line move n (1-based).
 func (g *Game) Token(n int) string { return g.States[n-1].FormatMove(g.Moves[n-1]) }
 

@@ -10,6 +10,7 @@ import (
 	"icepost/rules/counting"
 	"icepost/rules/games"
 	"icepost/rules/icefrogs"
+	"icepost/rules/icelady"
 	"icepost/rules/icesickle"
 	"icepost/rules/pikemen"
 )
@@ -171,5 +172,30 @@ func TestRulesEnd(t *testing.T) {
 	}
 	if g.Record.Result != "*" || tag(g, "Termination") != "" || tag(g, "Result") != "*" {
 		t.Errorf("after undo: result %s termination %q", g.Record.Result, tag(g, "Termination"))
+	}
+}
+
+// TestRepeats: two mediums of Ice Lady go sideways and back; the start
+// position comes back after four plies and again after eight.
+func TestRepeats(t *testing.T) {
+	start, _ := icelady.Game.Start(rules.Options{})
+	g := notation.NewGame(start, nil)
+	want := []int{1, 1, 1, 1, 2, 2, 2, 2, 3}
+	if got := g.Repeats(); got != want[0] {
+		t.Fatalf("at the start: %d repeats, want 1", got)
+	}
+	for i, tok := range strings.Fields("c2-a2 f7-h7 a2-c2 h7-f7 c2-a2 f7-h7 a2-c2 h7-f7") {
+		if _, err := g.PlayToken(tok, ""); err != nil {
+			t.Fatal(err)
+		}
+		if got := g.Repeats(); got != want[i+1] {
+			t.Errorf("after ply %d (%s): %d repeats, want %d", i+1, tok, got, want[i+1])
+		}
+	}
+	if err := g.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Repeats(); got != 2 {
+		t.Errorf("after an undo: %d repeats, want 2", got)
 	}
 }

@@ -280,9 +280,9 @@ func (s *Server) runBotJob(ctx context.Context, j botJob) (err error) {
 func (h *handling) botAct(g *game, c engine.Choice) (string, error) {
 	var did []string
 	if pending := g.botMask() &^ g.drawOffers; g.drawOffers != 0 && pending != 0 {
-		accept := true
+		accept, repeats := true, g.play.Repeats()
 		for i := range g.seats {
-			if pending&(1<<i) != 0 && !engine.AcceptsDraw(c.Values[i], len(g.seats)) {
+			if pending&(1<<i) != 0 && !engine.AcceptsDraw(c.Values[i], len(g.seats), repeats) {
 				accept = false
 			}
 		}
@@ -317,7 +317,7 @@ func (h *handling) botAct(g *game, c engine.Choice) (string, error) {
 				if err := h.saveGame(g); err != nil {
 					return "", err
 				}
-				h.sendBoards(g, fmt.Sprintf("%s declines the draw: it does not think it is losing. Play on.", name))
+				h.sendBoards(g, fmt.Sprintf("%s declines the draw: it does not think it is losing. Play on. (It accepts one in a position that has come back %d times.)", name, engine.RepeatDraw))
 				return strings.Join(did, "; "), nil
 			}
 		}

@@ -277,3 +277,48 @@ func TestBotBadChallenges(t *testing.T) {
 		t.Errorf("%d games made", n)
 	}
 }
+
+// TestBotDrawInACircle: a game of Ice Lady against the bot whose start
+// position has come back (the moves written into the stored game, as the
+// bot would not walk back on cue): offered a draw where the position
+// stands for the second time, the bot declines and says when it would
+// accept; where it stands for the third time, it accepts, and the game
+// ends drawn and goes to the archive.
+func TestBotDrawInACircle(t *testing.T) {
+	for _, c := range []struct {
+		moves  string
+		accept bool
+	}{
+		{"c2-a2 f7-h7 a2-c2 h7-f7", false},
+		{"c2-a2 f7-h7 a2-c2 h7-f7 c2-a2 f7-h7 a2-c2 h7-f7", true},
+	} {
+		w := newWorld(t)
+		quickBots(w)
+		w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icelady bot level=1"))
+		w.step()
+		g := replay(t, w, 1)
+		for _, tok := range strings.Fields(c.moves) {
+			if _, err := g.PlayToken(tok, ""); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := w.srv.DB.Exec(`UPDATE pbem_games SET record = ?, ply = ? WHERE id = 1`, g.Record.String(), g.Ply()); err != nil {
+			t.Fatal(err)
+		}
+		w.deliver(w.reply("ada", w.last("ada"), "draw"))
+		w.step()
+		w.runBots()
+		after := replay(t, w, 1)
+		last := w.last("ada").text
+		switch {
+		case c.accept && (after.Record.Result != "1/2-1/2" || !strings.Contains(last, "accepted the draw")):
+			t.Errorf("after %s: result %s, ada's last mail:\n%s", c.moves, after.Record.Result, last)
+		case !c.accept && (after.Record.Result != "*" || !strings.Contains(last, "declines the draw") || !strings.Contains(last, "come back 3 times")):
+			t.Errorf("after %s: result %s, ada's last mail:\n%s", c.moves, after.Record.Result, last)
+		}
+		var archived int
+		if err := w.srv.DB.QueryRow(`SELECT count(*) FROM games WHERE game = 'IceLady'`).Scan(&archived); err != nil || (archived == 1) != c.accept {
+			t.Errorf("after %s: %d games archived (%v)", c.moves, archived, err)
+		}
+	}
+}

@@ -21,7 +21,8 @@ func (s *Session) help() {
   comment TEXT   attach a comment to the last move
   resign [SEAT]  a seat resigns (by number or name)
   draw           the players agree a draw (against the engine: offer one;
-                 it accepts only when it thinks it is losing)
+                 it accepts only when it thinks it is losing, or when the
+                 position has come back three times)
   hint           the engine's suggestion for the player to move, with its
                  chance to win
   save           write the record now (it is written after every move anyway)

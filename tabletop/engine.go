@@ -96,8 +96,8 @@ func (s *Session) undoComputer() {
 }
 
 // offerDraw is draw in a game against the engine: the engine accepts only
-// when it thinks it is losing (engine.AcceptsDraw), each of its seats
-// alike.
+// when it thinks it is losing or the position has come back
+// engine.RepeatDraw times (engine.AcceptsDraw), each of its seats alike.
 func (s *Session) offerDraw() {
 	if s.game.Over() {
 		s.printf("The game is over already (%s).\n", s.describeEnd())
@@ -115,8 +115,8 @@ func (s *Session) offerDraw() {
 		return
 	}
 	for _, seat := range s.cfg.Computer {
-		if !engine.AcceptsDraw(c.Values[seat-1], s.seats) {
-			s.printf("%s declines the draw: it does not think it is losing (its estimate: %.0f%%). Play on.\n", s.seatName(seat), 100*c.Values[seat-1])
+		if !engine.AcceptsDraw(c.Values[seat-1], s.seats, s.game.Repeats()) {
+			s.printf("%s declines the draw: it does not think it is losing (its estimate: %.0f%%). Play on. (It accepts one in a position that has come back %d times.)\n", s.seatName(seat), 100*c.Values[seat-1], engine.RepeatDraw)
 			return
 		}
 	}

@@ -67,3 +67,32 @@ func TestPlayAgainstEngine(t *testing.T) {
 		})
 	}
 }
+
+// TestDrawInACircle: against the engine at Ice Lady's start position,
+// offered a draw, the engine declines when the position has stood there
+// twice and accepts when it comes back a third time, though it does not
+// think it is losing either time.
+func TestDrawInACircle(t *testing.T) {
+	for _, c := range []struct {
+		moves  string
+		accept bool
+	}{
+		{"1. c2-a2 f7-h7 2. a2-c2 h7-f7 *", false},
+		{"1. c2-a2 f7-h7 2. a2-c2 h7-f7 3. c2-a2 f7-h7 4. a2-c2 h7-f7 *", true},
+	} {
+		src := "[Game \"Ice Lady\"]\n[Player1 \"Ada\"]\n[Player2 \"" + engine.Name(1) + "\"]\n[Result \"*\"]\n\n" + c.moves + "\n"
+		gs, errs := notation.Check("circle", []byte(src))
+		if errs.Err() != nil {
+			t.Fatal(errs.Err())
+		}
+		r := newRig(t, tabletop.Config{Resume: gs[0], Engine: quick, Computer: []int{2}})
+		out := r.line("draw")
+		rec := r.file()
+		switch {
+		case c.accept && rec.Record.Result != "1/2-1/2":
+			t.Errorf("after %s the engine did not accept the draw (result %s):\n%s", c.moves, rec.Record.Result, out)
+		case !c.accept && (rec.Record.Result != "*" || !strings.Contains(out, "declines the draw") || !strings.Contains(out, "come back 3 times")):
+			t.Errorf("after %s the draw offer says:\n%s", c.moves, out)
+		}
+	}
+}
