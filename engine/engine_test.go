@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -139,14 +140,15 @@ func TestErrors(t *testing.T) {
 func TestMatch(t *testing.T) {
 	start, _ := counting.Game.Start(rules.Options{Seats: 2})
 	seen := map[int]bool{}
-	ts, err := engine.Match(context.Background(), start, []engine.Spec{"bot:2", "random"}, 10, 1, engine.Config{Workers: 1}, 100,
-		func(g int, seatOf []int, moves []rules.Move, final rules.State) error {
+	m := engine.Match{Players: []engine.Spec{"bot:2", "random"}, Games: 10, Seed: 1, Config: engine.Config{Workers: 1}, MaxPlies: 100,
+		Each: func(g int, seatOf []int, moves []rules.Move, final rules.State) error {
 			seen[seatOf[0]] = true
 			if !final.Outcome().Over {
 				t.Errorf("game %d not over", g)
 			}
 			return nil
-		})
+		}}
+	ts, err := m.Play(context.Background(), start, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,6 +160,60 @@ func TestMatch(t *testing.T) {
 	}
 	if ts[0].Wins < 7 {
 		t.Errorf("bot:2 won %d of 10 against random at Counting", ts[0].Wins)
+	}
+}
+
+// TestMatchParallel: played four games at a time, a match plays the same
+// games as one after another, tells Each of them in order, and stops at
+// the first error Each returns.
+func TestMatchParallel(t *testing.T) {
+	start, _ := counting.Game.Start(rules.Options{Seats: 3})
+	type game struct {
+		n     int
+		moves []rules.Move
+	}
+	play := func(parallel int, stopAt int) ([]game, []engine.Tally, error) {
+		var gs []game
+		m := engine.Match{Players: []engine.Spec{"bot:1", "random", "bot:2"}, Games: 12, Seed: 9, Config: engine.Config{Workers: 1}, MaxPlies: 100,
+			Parallel: parallel,
+			Each: func(g int, seatOf []int, moves []rules.Move, final rules.State) error {
+				gs = append(gs, game{g, moves})
+				if g == stopAt {
+					return errors.New("stop")
+				}
+				return nil
+			}}
+		ts, err := m.Play(context.Background(), start, nil)
+		return gs, ts, err
+	}
+	one, ts1, err := play(1, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, ts4, err := play(4, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(one) != 12 || len(four) != 12 {
+		t.Fatalf("%d and %d games told", len(one), len(four))
+	}
+	for i := range one {
+		if one[i].n != i || four[i].n != i || !slices.Equal(one[i].moves, four[i].moves) {
+			t.Errorf("game %d: one at a time told game %d (%d moves), four at a time game %d (%d moves, not the same)", i, one[i].n, len(one[i].moves), four[i].n, len(four[i].moves))
+		}
+	}
+	for j := range ts1 {
+		a, b := ts1[j], ts4[j]
+		if a.Wins != b.Wins || a.Draws != b.Draws || a.Losses != b.Losses || a.Points != b.Points || a.Moves != b.Moves {
+			t.Errorf("player %d: one at a time %+v, four at a time %+v", j+1, a, b)
+		}
+	}
+	stopped, ts, err := play(4, 5)
+	if err == nil || err.Error() != "stop" || len(stopped) != 6 || stopped[5].n != 5 {
+		t.Errorf("Each failing at game 5: error %v, %d games told", err, len(stopped))
+	}
+	if ts[0].Games() != 6 {
+		t.Errorf("%d games counted after the stop at game 5, want 6", ts[0].Games())
 	}
 }
 

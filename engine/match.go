@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"icepost/rules"
@@ -145,6 +146,13 @@ func (t Tally) Interval() float64 {
 	return 1.96 * math.Sqrt(max(variance, 0)/n)
 }
 
+// addTimes counts the moves and times of o, one game's, in t.
+func (t *Tally) addTimes(o Tally) {
+	t.Moves += o.Moves
+	t.Think += o.Think
+	t.MaxThink = max(t.MaxThink, o.MaxThink)
+}
+
 // Add counts one game's result r (as Result gives it) for the player.
 func (t *Tally) Add(r float64) {
 	switch {
@@ -159,64 +167,150 @@ func (t *Tally) Add(r float64) {
 	t.sq += r * r
 }
 
-// Match plays n games from start among players, one a seat, rotating the
-// seats: in game g (from 0) player j sits at seat (j+g) mod seats + 1. A
-// game still going after maxPlies counts as a draw. each, when not nil,
-// is told every game as it ends, with the seat of each player. Seeds are
-// derived from seed, so a match is repeatable.
-func Match(ctx context.Context, start rules.State, players []Spec, n int, seed uint64, cfg Config, maxPlies int,
-	each func(game int, seatOf []int, moves []rules.Move, final rules.State) error) ([]Tally, error) {
-	return MatchFrom(ctx, start, players, nil, n, seed, cfg, maxPlies, each)
+// A Match is games among players, one a seat, rotating the seats: in
+// game g (from 0) player j sits at seat (j+g) mod seats + 1.
+type Match struct {
+	Players []Spec
+	// Games is how many games the match has.
+	Games int
+	// Seed: each game's players get seeds derived from it and from the
+	// game's number, so a match is repeatable and its games do not
+	// depend on each other.
+	Seed uint64
+	// Config is the computer players' search settings (MoveTime,
+	// Workers, ...); Level and Seed are each player's own.
+	Config Config
+	// MaxPlies: a game still going after this many plies counts as a
+	// draw.
+	MaxPlies int
+	// Parallel is how many games are played at once (0 or 1: one after
+	// another). The games are the same either way, unless MoveTime cuts
+	// searches short, and Each hears of them in order.
+	Parallel int
+	// Each, when not nil, is told every game in the order of the match,
+	// as soon as it and the games before it have ended, with the seat of
+	// each player. An error from it ends the match.
+	Each func(game int, seatOf []int, moves []rules.Move, final rules.State) error
 }
 
-// MatchFrom is Match resumed after the games played, each given by its
-// final position (a game not over is a draw): they are counted (not
-// timed), and the match goes on with game len(played), as it would have
-// without the stop.
-func MatchFrom(ctx context.Context, start rules.State, players []Spec, played []rules.State, n int, seed uint64, cfg Config, maxPlies int,
-	each func(game int, seatOf []int, moves []rules.Move, final rules.State) error) ([]Tally, error) {
+// played is one game of a match, played.
+type played struct {
+	game    int
+	seatOf  []int
+	moves   []rules.Move
+	final   rules.State
+	tallies []Tally // the game's times, by player
+	err     error
+}
+
+// Play plays the match from start, after the games already played (each
+// given by its final position; a game not over is a draw): those are
+// counted, not timed, and the match goes on with game len(done), as it
+// would have without a stop. It returns each player's tally of the games
+// Each was told of (all of them, without an error).
+func (m *Match) Play(ctx context.Context, start rules.State, done []rules.State) ([]Tally, error) {
 	seats := start.Options().Seats
-	if len(players) != seats {
-		return nil, fmt.Errorf("engine: %d players for %d seats", len(players), seats)
+	if len(m.Players) != seats {
+		return nil, fmt.Errorf("engine: %d players for %d seats", len(m.Players), seats)
 	}
 	tallies := make([]Tally, seats)
-	for j, p := range players {
+	for j, p := range m.Players {
 		tallies[j].Player = p
 	}
 	r := make([]float64, seats)
-	for g, final := range played {
+	for g, final := range done {
 		gameResult(final, r)
-		for j := range players {
+		for j := range m.Players {
 			tallies[j].Add(r[SeatOf(j, g, seats)-1])
 		}
 	}
-	for g := len(played); g < n; g++ {
-		movers := make([]Mover, seats)
-		seatOf := make([]int, seats)
-		for j, p := range players {
-			seat := SeatOf(j, g, seats)
-			seatOf[j] = seat
-			m, err := p.New(seed*1_000_003+uint64(g)*31+uint64(j), cfg)
-			if err != nil {
-				return nil, err
+	if len(done) >= m.Games {
+		return tallies, nil
+	}
+
+	// Workers take the games in order; the games that end out of order
+	// wait in ended until those before them have.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	results := make(chan played)
+	workers := min(max(m.Parallel, 1), m.Games-len(done))
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range next {
+				results <- m.play(ctx, start, g)
 			}
-			movers[seat-1] = timed{m, &tallies[j]}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for g := len(done); g < m.Games; g++ {
+			select {
+			case next <- g:
+			case <-ctx.Done():
+				return
+			}
 		}
-		moves, final, err := PlayGame(ctx, start, movers, maxPlies)
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+
+	var err error
+	ended := map[int]played{}
+	want := len(done)
+	for p := range results {
 		if err != nil {
-			return tallies, err
+			continue // drain: the workers stop after the game they play
 		}
-		gameResult(final, r)
-		for j := range players {
-			tallies[j].Add(r[seatOf[j]-1])
-		}
-		if each != nil {
-			if err := each(g, seatOf, moves, final); err != nil {
-				return tallies, err
+		ended[p.game] = p
+		for err == nil {
+			p, ok := ended[want]
+			if !ok {
+				break
 			}
+			delete(ended, want)
+			want++
+			if err = p.err; err != nil {
+				break
+			}
+			gameResult(p.final, r)
+			for j := range m.Players {
+				tallies[j].Add(r[p.seatOf[j]-1])
+				tallies[j].addTimes(p.tallies[j])
+			}
+			if m.Each != nil {
+				err = m.Each(p.game, p.seatOf, p.moves, p.final)
+			}
+		}
+		if err != nil {
+			cancel()
 		}
 	}
-	return tallies, nil
+	return tallies, err
+}
+
+// play plays game g of the match.
+func (m *Match) play(ctx context.Context, start rules.State, g int) played {
+	seats := len(m.Players)
+	p := played{game: g, seatOf: make([]int, seats), tallies: make([]Tally, seats)}
+	movers := make([]Mover, seats)
+	for j, sp := range m.Players {
+		seat := SeatOf(j, g, seats)
+		p.seatOf[j] = seat
+		mv, err := sp.New(m.Seed*1_000_003+uint64(g)*31+uint64(j), m.Config)
+		if err != nil {
+			p.err = err
+			return p
+		}
+		movers[seat-1] = timed{mv, &p.tallies[j]}
+	}
+	p.moves, p.final, p.err = PlayGame(ctx, start, movers, m.MaxPlies)
+	return p
 }
 
 // SeatOf is the seat of player j (from 0) in game g (from 0) of a match:

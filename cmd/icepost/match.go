@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -28,13 +29,14 @@ func cmdMatch(e *env, args []string) int {
 	resume := fs.Bool("resume", false, "go on with the match whose records -o holds (the same game, players, -n and -seed), after its last game")
 	moveTime := fs.Duration("move-time", 5*time.Second, "the most a computer player may think about one move")
 	maxPlies := fs.Int("max-plies", 1000, "a game not over after this many plies is a draw (result *)")
-	workers := fs.Int("workers", 0, "the cores each computer player searches on (default all)")
+	workers := fs.Int("workers", 0, "the cores each computer player searches on (default: all the cores, shared among the games played at once)")
+	parallel := fs.Int("parallel", 1, "how many games to play at once; the games are the same either way (unless -move-time cuts searches short), and are written in order")
 	opts := optionFlags(fs)
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	if *game == "" || *n < 1 {
-		fmt.Fprintln(e.stderr, "icepost match: give -game NAME, -n K (1 or more), and one player a seat, like: icepost match -game icesickle -n 20 bot:2 random")
+	if *game == "" || *n < 1 || *parallel < 1 {
+		fmt.Fprintln(e.stderr, "icepost match: give -game NAME, -n K (1 or more), -parallel 1 or more, and one player a seat, like: icepost match -game icesickle -n 20 bot:2 random")
 		return exitUsage
 	}
 	g, ok := lookupGame(e, "match", *game)
@@ -81,8 +83,12 @@ func cmdMatch(e *env, args []string) int {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	tallies, err := engine.MatchFrom(ctx, start, players, played, *n, *seed, engine.Config{MoveTime: *moveTime, Workers: *workers}, *maxPlies,
-		func(gameNo int, seatOf []int, moves []rules.Move, final rules.State) error {
+	if *workers == 0 {
+		*workers = max(1, runtime.GOMAXPROCS(0) / *parallel)
+	}
+	m := engine.Match{Players: players, Games: *n, Seed: *seed, Config: engine.Config{MoveTime: *moveTime, Workers: *workers},
+		MaxPlies: *maxPlies, Parallel: *parallel,
+		Each: func(gameNo int, seatOf []int, moves []rules.Move, final rules.State) error {
 			tags := []notation.Tag{{Name: "Event", Value: "icepost match"}, {Name: "Round", Value: strconv.Itoa(gameNo + 1)},
 				{Name: "Seed", Value: strconv.FormatUint(*seed, 10)}}
 			for j, sp := range players {
@@ -104,7 +110,8 @@ func cmdMatch(e *env, args []string) int {
 				return atomicfile.Write(*out, records)
 			}
 			return nil
-		})
+		}}
+	tallies, err := m.Play(ctx, start, played)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "icepost match: %v\n", err)
 		return exitInvalid

@@ -68,6 +68,14 @@ func TestMatchResume(t *testing.T) {
 	if string(a) != string(b) {
 		t.Errorf("the resumed match's records differ from the whole match's:\n%s\n---\n%s", b, a)
 	}
+	// Three games at a time, the same games, written in order.
+	par := filepath.Join(dir, "parallel.txt")
+	if code, _, stderr := run1(t, args("4", par, "-parallel", "3")...); code != exitOK {
+		t.Fatalf("-parallel 3: exit %d: %s", code, stderr)
+	}
+	if c, _ := os.ReadFile(par); string(c) != string(a) {
+		t.Errorf("the match three games at a time wrote other records than one at a time:\n%s\n---\n%s", c, a)
+	}
 	// The results (not the times: the resumed games were not timed).
 	results := func(s string) []string {
 		var out []string
@@ -87,6 +95,7 @@ func TestMatchResume(t *testing.T) {
 		{"match", "-game", "icesickle", "-n", "6", "-seed", "5", "-o", part, "-resume", "random", "bot:1"},                  // other seats
 		{"match", "-game", "icesickle", "-n", "6", "-resume", "bot:1", "random"},                                            // no -o
 		{"match", "-game", "icesickle", "-n", "6", "-seed", "6", "-workers", "1", "-o", part, "-resume", "bot:1", "random"}, // other seed
+		{"match", "-game", "icesickle", "-n", "6", "-parallel", "0", "bot:1", "random"},
 	} {
 		if code, _, stderr := run1(t, bad...); code != exitUsage || stderr == "" {
 			t.Errorf("%v: exit %d, stderr %q", bad, code, stderr)
