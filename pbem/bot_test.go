@@ -282,8 +282,8 @@ func TestBotBadChallenges(t *testing.T) {
 // position has come back (the moves written into the stored game, as the
 // bot would not walk back on cue): offered a draw where the position
 // stands for the second time, the bot declines and says when it would
-// accept; where it stands for the third time, it accepts, and the game
-// ends drawn and goes to the archive.
+// accept; where it stands for the third time, the board says so, the bot
+// accepts, and the game ends drawn and goes to the archive.
 func TestBotDrawInACircle(t *testing.T) {
 	for _, c := range []struct {
 		moves  string
@@ -304,6 +304,11 @@ func TestBotDrawInACircle(t *testing.T) {
 		}
 		if _, err := w.srv.DB.Exec(`UPDATE pbem_games SET record = ?, ply = ? WHERE id = 1`, g.Record.String(), g.Ply()); err != nil {
 			t.Fatal(err)
+		}
+		w.deliver(w.reply("ada", w.last("ada"), "board"))
+		w.step()
+		if board := w.last("ada").text; strings.Contains(board, "stood on the board 3 times") != c.accept {
+			t.Errorf("after %s, ada's board says (or does not say) the position came back:\n%s", c.moves, board)
 		}
 		w.deliver(w.reply("ada", w.last("ada"), "draw"))
 		w.step()

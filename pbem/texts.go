@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"icepost/engine"
 	"icepost/rules"
 	"icepost/rules/games"
 )
@@ -98,6 +99,11 @@ func (h *handling) nextStep(g *game, seatNo int) string {
 		fmt.Fprintf(&b, "YOUR MOVE, %s. Reply to this mail with your move on the first line%s.\nA line of text after the move is passed on to the others as a comment.\n", g.seats[seatNo-1].name, example)
 	default:
 		fmt.Fprintf(&b, "%s (seat %d) is to move. The next board will come by mail.\n", g.seats[s.ToMove()-1].name, s.ToMove())
+	}
+	if seatNo > 0 && g.status == statusActive && g.botMask() != 0 {
+		if n := g.play.Repeats(); n >= engine.RepeatDraw {
+			fmt.Fprintf(&b, "This position has stood on the board %d times: offer a draw (reply draw) and the bot accepts.\n", n)
+		}
 	}
 	b.WriteString(g.conditionsText(seatNo))
 	if seatNo > 0 && g.status == statusActive {
