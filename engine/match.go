@@ -237,13 +237,11 @@ func (m *Match) Play(ctx context.Context, start rules.State, done []rules.State)
 	workers := min(max(m.Parallel, 1), m.Games-len(done))
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for g := range next {
 				results <- m.play(ctx, start, g)
 			}
-		}()
+		})
 	}
 	go func() {
 		defer close(next)
