@@ -201,6 +201,7 @@ func (s *Session) undo() {
 	if err := s.game.Undo(); err != nil {
 		panic("tabletop: undo: " + err.Error()) // the checks above rule it out
 	}
+	s.circleSaid = 0 // the ply may come again with another position
 	s.save()
 	s.showCurrent()
 }

@@ -58,12 +58,15 @@ func (s *Session) hint() {
 }
 
 // playComputer plays the engine's seats while one of them is to move: after
-// every line, and when the game opens.
+// every line, and when the game opens. Then, once a position, it says
+// that the engine would take a draw where the position has come back
+// engine.RepeatDraw times.
 func (s *Session) playComputer() {
 	for s.opened && !s.done && len(s.asks) == 0 && !s.game.Over() {
 		st := s.current()
 		seat := st.ToMove()
 		if !s.computer(seat) || st.Outcome().Over {
+			s.sayCircle()
 			return
 		}
 		if s.bots == nil {
@@ -84,6 +87,20 @@ func (s *Session) playComputer() {
 			return
 		}
 		s.move(st.FormatMove(c.Move))
+	}
+}
+
+// sayCircle tells a person to move in a game against the engine, once a
+// ply, that the position has come back often enough for the engine to
+// take a draw.
+func (s *Session) sayCircle() {
+	ply := s.game.Ply()
+	if len(s.cfg.Computer) == 0 || s.game.Over() || s.current().Outcome().Over || ply == s.circleSaid {
+		return
+	}
+	if n := s.game.Repeats(); n >= engine.RepeatDraw {
+		s.circleSaid = ply
+		s.printf("This position has stood on the board %d times: type draw and the engine accepts.\n", n)
 	}
 }
 

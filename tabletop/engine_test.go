@@ -70,8 +70,8 @@ func TestPlayAgainstEngine(t *testing.T) {
 
 // TestDrawInACircle: against the engine at Ice Lady's start position,
 // offered a draw, the engine declines when the position has stood there
-// twice and accepts when it comes back a third time, though it does not
-// think it is losing either time.
+// twice and accepts when it comes back a third time (which the session
+// says once), though it does not think it is losing either time.
 func TestDrawInACircle(t *testing.T) {
 	for _, c := range []struct {
 		moves  string
@@ -86,6 +86,12 @@ func TestDrawInACircle(t *testing.T) {
 			t.Fatal(errs.Err())
 		}
 		r := newRig(t, tabletop.Config{Resume: gs[0], Engine: quick, Computer: []int{2}})
+		if said := strings.Contains(r.out.String(), "stood on the board 3 times"); said != c.accept {
+			t.Errorf("after %s, the session says (or does not say) that the position came back:\n%s", c.moves, r.out.String())
+		}
+		if out := r.line("moves"); strings.Contains(out, "stood on the board") {
+			t.Errorf("the position's coming back said again after moves:\n%s", out)
+		}
 		out := r.line("draw")
 		rec := r.file()
 		switch {

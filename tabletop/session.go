@@ -86,8 +86,9 @@ type Session struct {
 	refused int             // moves the rules refused
 	buf     [256]rules.Move // scratch for move generation
 
-	runCtx context.Context        // Run's, for the engine's searches
-	bots   map[int]*engine.Player // the engine's players, by seat
+	runCtx     context.Context        // Run's, for the engine's searches
+	bots       map[int]*engine.Player // the engine's players, by seat
+	circleSaid int                    // the ply at which sayCircle last spoke (0: none yet)
 }
 
 type question struct {
