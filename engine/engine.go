@@ -9,8 +9,9 @@
 // plays the rest of the game from the new node, taking what is offered
 // (cut off after a bound, and then judged by the scores where the game
 // keeps scores), and counts the result for the seat that moved into each
-// node on the way back. Games of three and four seats are searched the same way: each node
-// keeps the results of the seat that moved into it (max^n in the tree).
+// node on the way back. Games of three and four seats are searched the
+// same way: each node keeps the results of the seat that moved into it
+// (max^n in the tree).
 // A game may tell the playouts more than rules.State does (progresser,
 // winFinder); nothing else in the engine knows one game from another.
 //
