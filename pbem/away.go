@@ -2,7 +2,6 @@ package pbem
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -55,7 +54,7 @@ func (h *handling) currentVacation(addr string) (int64, time.Time, error) {
 
 // vacation is "vacation DAYS" (from now; it replaces a vacation running
 // now) and "vacation off".
-func (h *handling) vacation(arg string) error {
+func (h *handling) vacation(r *request) error {
 	addr := strings.ToLower(h.msg.From)
 	allowance := h.s.Deadlines.vacationDays()
 	if allowance == 0 {
@@ -65,7 +64,7 @@ func (h *handling) vacation(arg string) error {
 	if err != nil {
 		return err
 	}
-	if arg == "off" {
+	if r.cmd.Off {
 		if cur == 0 {
 			return userErrorf(nil, "you are not on vacation.")
 		}
@@ -74,8 +73,8 @@ func (h *handling) vacation(arg string) error {
 		}
 		return h.announceReturn(addr, true)
 	}
-	days, err := strconv.Atoi(arg)
-	if err != nil || days < 1 {
+	days := int(r.cmd.Number)
+	if days < 1 {
 		return userErrorf(nil, "write vacation and a number of days, like: vacation 7 (or: vacation off).")
 	}
 	used, err := h.vacationDaysUsed(addr, h.now.Unix())
@@ -187,8 +186,8 @@ func (h *handling) replyText(subject, text string) {
 }
 
 // digestCommand is "digest on|off".
-func (h *handling) digestCommand(arg string) error {
-	on := arg == "on"
+func (h *handling) digestCommand(r *request) error {
+	on := !r.cmd.Off
 	addr := strings.ToLower(h.msg.From)
 	// Turned on now, the first digest comes at the next digest hour.
 	if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_players (address, digest, digest_sent_at) VALUES (?, ?, ?)
@@ -206,11 +205,8 @@ func (h *handling) digestCommand(arg string) error {
 // undo is a request to take back the last move: the player who made it
 // asks, every other player must reply "undo" too, and a move by anyone
 // cancels the request.
-func (h *handling) undo(tok *replyToken) error {
-	g, seatNo, err := h.gameFor(tok, statusActive)
-	if err != nil {
-		return err
-	}
+func (h *handling) undo(r *request) error {
+	g, seatNo := r.g, r.seat
 	if g.status != statusActive {
 		return userErrorf(g, "game %d is %s.", g.id, g.status)
 	}

@@ -62,8 +62,7 @@ func moveFor(t *testing.T, w *world, id int64, k int) string {
 // goes to the bot's seat.
 func scenarioBotGame(t *testing.T, w *world) {
 	quickBots(w)
-	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle bot level=1"))
-	w.step()
+	w.send("ada", "challenge icesickle bot level=1")
 	first := w.last("ada")
 	if !strings.Contains(first.text, "The game begins.") || !strings.Contains(first.text, "YOUR MOVE, ada") ||
 		!strings.Contains(first.text, "icepost bot level 1") {
@@ -127,8 +126,7 @@ func scenarioBotGame(t *testing.T, w *world) {
 func TestBotRestartWithPendingJob(t *testing.T) {
 	w := newWorld(t)
 	quickBots(w)
-	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icelady bot"))
-	w.step()
+	w.send("ada", "challenge icelady bot")
 	w.deliver(w.reply("ada", w.last("ada"), moveFor(t, w, 1, 0)))
 	w.step()
 	if w.jobs() != 1 {
@@ -172,8 +170,7 @@ func TestBotRestartWithPendingJob(t *testing.T) {
 // process sends them once, and the bot does not move again.
 func scenarioBotCrashBetweenCommitAndSend(t *testing.T, w *world) {
 	quickBots(w)
-	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle bot level=1"))
-	w.step()
+	w.send("ada", "challenge icesickle bot level=1")
 	w.deliver(w.reply("ada", w.last("ada"), moveFor(t, w, 1, 0)))
 	w.step()
 	before := len(w.inbox("ada"))
@@ -198,8 +195,7 @@ func scenarioBotCrashBetweenCommitAndSend(t *testing.T, w *world) {
 func TestBotStaleJobAndUndo(t *testing.T) {
 	w := newWorld(t)
 	quickBots(w)
-	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle bot level=1"))
-	w.step()
+	w.send("ada", "challenge icesickle bot level=1")
 	w.deliver(w.reply("ada", w.last("ada"), moveFor(t, w, 1, 0)))
 	w.step()
 	w.runBots()
@@ -230,8 +226,7 @@ func TestBotDrawAndThreeSeats(t *testing.T) {
 	w := newWorld(t)
 	quickBots(w)
 	// The bot in seat 1: ada names herself among the seats.
-	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icefrogs bot level=1 "+w.sys.Address("ada")+" "+w.sys.Address("bob")))
-	w.step()
+	w.send("ada", "challenge icefrogs bot level=1 "+w.sys.Address("ada")+" "+w.sys.Address("bob"))
 	inv := w.last("bob")
 	if !strings.Contains(inv.text, "icepost bot level 1 vs ada vs bob") {
 		t.Fatalf("bob's invitation:\n%s", inv.text)
@@ -265,8 +260,7 @@ func TestBotBadChallenges(t *testing.T) {
 		{"challenge icesickle bot bot", "2 players"},
 		{"challenge icesickle " + w.srv.Address, "write the word bot"},
 	} {
-		w.deliver(w.write("ada", w.srv.Address, "new game", "", c.cmd))
-		w.step()
+		w.send("ada", c.cmd)
 		if b := w.last("ada").text; !strings.Contains(b, c.want) {
 			t.Errorf("%s: the reply says\n%s", c.cmd, b)
 		}
@@ -294,8 +288,7 @@ func TestBotDrawInACircle(t *testing.T) {
 	} {
 		w := newWorld(t)
 		quickBots(w)
-		w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icelady bot level=1"))
-		w.step()
+		w.send("ada", "challenge icelady bot level=1")
 		g := replay(t, w, 1)
 		for _, tok := range strings.Fields(c.moves) {
 			if _, err := g.PlayToken(tok, ""); err != nil {

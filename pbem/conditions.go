@@ -107,11 +107,8 @@ func (g *game) conditionsText(seatNo int) string {
 
 // conditional is "if A then B [if C then D]...": a chain of conditions,
 // checked by playing it forward from the position now.
-func (h *handling) conditional(tok *replyToken, cmd string) error {
-	g, seatNo, err := h.gameFor(tok, statusActive)
-	if err != nil {
-		return err
-	}
+func (h *handling) conditional(r *request) error {
+	g, seatNo, cmd := r.g, r.seat, r.cmd.String()
 	switch {
 	case g.status != statusActive:
 		return userErrorf(g, "game %d is %s.", g.id, g.status)
@@ -120,12 +117,10 @@ func (h *handling) conditional(tok *replyToken, cmd string) error {
 	case g.state().ToMove() == seatNo:
 		return &userError{msg: "it is your move: conditional moves come after it, for your opponent's answer (your move, then if THEIR-MOVE then YOUR-MOVE on the next lines).", game: g, seat: seatNo}
 	}
-	f := strings.Fields(cmd)
 	var c chain
 	st := g.state()
-	for i := 1; i < len(f); i += 2 {
-		tk := f[i]
-		if i > 1 && st.Outcome().Over {
+	for i, tk := range r.cmd.Moves {
+		if i > 0 && st.Outcome().Over {
 			return &userError{msg: fmt.Sprintf("%s: the game is over before %s.", cmd, tk), game: g, seat: seatNo}
 		}
 		next, m, err := rules.Play(st, tk)
@@ -159,11 +154,8 @@ func (h *handling) conditional(tok *replyToken, cmd string) error {
 }
 
 // clearConditions is "conditions clear".
-func (h *handling) clearConditions(tok *replyToken) error {
-	g, seatNo, err := h.gameFor(tok, statusActive)
-	if err != nil {
-		return err
-	}
+func (h *handling) clearConditions(r *request) error {
+	g, seatNo := r.g, r.seat
 	g.conds[seatNo] = nil
 	if err := h.saveConditions(g, seatNo); err != nil {
 		return err

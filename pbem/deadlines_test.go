@@ -16,11 +16,18 @@ func (w *world) tick() {
 }
 
 // send delivers a mail from a player to the server's plain address (no
-// game token) and handles it.
+// game token) and handles it. A command that acts for its sender (a
+// challenge, a vacation) is asked to be confirmed, since a new mail shows
+// nothing of who sent it: the player replies to that mail with the same
+// line, as a person would.
 func (w *world) send(from, body string) {
 	w.t.Helper()
 	w.deliver(w.write(from, w.srv.Address, "command", "", body))
 	w.step()
+	if in := w.inbox(from); len(in) > 0 && strings.HasPrefix(in[len(in)-1].header.Get("Subject"), "icepost: please confirm") {
+		w.deliver(w.reply(from, in[len(in)-1], body))
+		w.step()
+	}
 }
 
 func (w *world) wantLast(user string, wants ...string) got {

@@ -15,7 +15,6 @@ import (
 	"icepost/notation"
 	"icepost/pbem/mailerr"
 	"icepost/pbem/mailread"
-	"icepost/rules/games"
 )
 
 // TestFailures runs, on the embedded IMAP server and on Dovecot, what
@@ -121,6 +120,7 @@ func scenarioBrokenGameIsSetAside(t *testing.T, w *world) {
 	startGame(t, w)
 	logs := operatorLog(w)
 	w.srv.ErrorLimit = 1
+	forgetErrorReplies(t, w) // the challenge's confirmation was one
 	board := w.last("ada")
 	adaBefore, bobBefore := len(w.inbox("ada")), len(w.inbox("bob"))
 	if _, err := w.srv.DB.Exec(`UPDATE pbem_games SET record = 'garbage' WHERE id = 1`); err != nil {
@@ -146,7 +146,7 @@ func scenarioBrokenGameIsSetAside(t *testing.T, w *world) {
 	if n := len(w.inbox("bob")) - bobBefore; n != 0 {
 		t.Errorf("bob got %d mails", n)
 	}
-	folderCounts(t, w, map[string]int{"": 0, "icepost/rejected": 2, "icepost/done": 3})
+	folderCounts(t, w, map[string]int{"": 0, "icepost/rejected": 2, "icepost/done": 4})
 	if n := countRows(t, w, `SELECT count(*) FROM pbem_processed WHERE outcome LIKE 'rejected: internal error: %no longer replays%'`); n != 2 {
 		t.Errorf("%d mails recorded as rejected for the broken game, want 2", n)
 	}
@@ -166,7 +166,7 @@ func scenarioBrokenGameIsSetAside(t *testing.T, w *world) {
 	if n := len(w.inbox("ada")) - adaBefore; n != 2 || w.outboxCount() != queued {
 		t.Errorf("after a restart and a second delivery ada has %d new mails (want 2), %d more queued", n, w.outboxCount()-queued)
 	}
-	folderCounts(t, w, map[string]int{"": 0, "icepost/rejected": 3, "icepost/done": 3})
+	folderCounts(t, w, map[string]int{"": 0, "icepost/rejected": 3, "icepost/done": 4})
 }
 
 // panickyArchive panics when a game ends.
@@ -182,6 +182,7 @@ func scenarioPanicIsSetAside(t *testing.T, w *world) {
 	startGame(t, w)
 	logs := operatorLog(w)
 	w.srv.ErrorLimit = 1
+	forgetErrorReplies(t, w) // the challenge's confirmation was one
 	w.srv.Archive = panickyArchive{}
 	board := w.last("ada")
 	adaBefore, bobBefore := len(w.inbox("ada")), len(w.inbox("bob"))
@@ -208,7 +209,7 @@ func scenarioPanicIsSetAside(t *testing.T, w *world) {
 	if n := countRows(t, w, `SELECT count(*) FROM pbem_processed WHERE mail_key = ? AND outcome = 'rejected: internal error: panic: the archive exploded'`, "id:"+messageID(t, resign)); n != 1 {
 		t.Error("the panicking mail is not recorded as rejected under its Message-ID")
 	}
-	folderCounts(t, w, map[string]int{"": 0, "icepost/rejected": 2, "icepost/done": 3})
+	folderCounts(t, w, map[string]int{"": 0, "icepost/rejected": 2, "icepost/done": 4})
 	if l := logs.String(); !strings.Contains(l, "level=ERROR") || !strings.Contains(l, "the archive exploded") || !strings.Contains(l, "goroutine") {
 		t.Errorf("the operator's log lacks the panic and its stack:\n%s", l)
 	}
@@ -333,7 +334,7 @@ func scenarioRedeliveryWithoutMessageID(t *testing.T, w *world) {
 func TestMailKeyWithoutMessageID(t *testing.T) {
 	key := func(raw string) string {
 		raw = strings.ReplaceAll(raw, "\n", "\r\n")
-		msg, err := mailread.Read(strings.NewReader(raw), games.Grammar{})
+		msg, err := mailread.Read(strings.NewReader(raw), Language())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -382,5 +383,13 @@ func TestMailKeyOfEarlierVersionsStillKnown(t *testing.T) {
 	}
 	if disp, err := w.srv.Handle(w.ctx, raw); err != nil || disp != Done || w.outboxCount() != 0 {
 		t.Errorf("Handle = %v, %v; %d queued: the mail was handled again", disp, err, w.outboxCount())
+	}
+}
+
+// forgetErrorReplies clears the count of error replies sent this hour.
+func forgetErrorReplies(t *testing.T, w *world) {
+	t.Helper()
+	if _, err := w.srv.DB.Exec(`DELETE FROM pbem_error_replies`); err != nil {
+		t.Fatal(err)
 	}
 }

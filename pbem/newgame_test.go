@@ -19,8 +19,7 @@ func TestNewGameByMail(t *testing.T) {
 	if h := w.last("ada").text; !strings.Contains(h, "Counting (2-4 players") || !strings.Contains(h, "IceFrogs, Counting") {
 		t.Fatalf("the help does not tell of Counting:\n%s", h)
 	}
-	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge counting "+w.sys.Address("bob")+" "+w.sys.Address("cy")))
-	w.step()
+	w.send("ada", "challenge counting "+w.sys.Address("bob")+" "+w.sys.Address("cy"))
 	for _, p := range []string{"bob", "cy"} {
 		inv := w.last(p)
 		if !strings.Contains(inv.text, "a game of Counting") || !strings.Contains(inv.text, "whoever brings it to 10 wins") {

@@ -49,8 +49,7 @@ func TestScenarios(t *testing.T) {
 // the game's start position as both then see it.
 func startGame(t *testing.T, w *world) {
 	t.Helper()
-	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle "+w.sys.Address("bob")))
-	w.step()
+	w.send("ada", "challenge icesickle "+w.sys.Address("bob"))
 	inv := w.last("bob")
 	if !strings.Contains(inv.text, "ada challenges you to a game of IceSickle") {
 		t.Fatalf("bob's invitation:\n%s", inv.text)
@@ -334,8 +333,7 @@ func scenarioDryRun(t *testing.T, w *world) {
 
 // "games" lists a player's games, whose turn it is, and the time left.
 func scenarioGamesList(t *testing.T, w *world) {
-	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle days=3 "+w.sys.Address("bob")))
-	w.step()
+	w.send("ada", "challenge icesickle days=3 "+w.sys.Address("bob"))
 	w.deliver(w.reply("bob", w.last("bob"), "accept"))
 	w.step()
 	w.clock.Advance(24 * time.Hour)

@@ -11,11 +11,8 @@ import (
 // the position now on a copy, sent to the sender alone. Nothing is
 // played or stored. The mail's reply token is that of the position now,
 // so that replying to it with the first move plays it.
-func (h *handling) preview(tok *replyToken, toks []string) error {
-	g, seatNo, err := h.gameFor(tok, statusActive)
-	if err != nil {
-		return err
-	}
+func (h *handling) preview(r *request) error {
+	g, seatNo, toks := r.g, r.seat, r.cmd.Moves
 	if g.status != statusActive {
 		return userErrorf(g, "game %d is %s.", g.id, g.status)
 	}

@@ -59,8 +59,7 @@ func TestFreshMailMove(t *testing.T) {
 	t.Run("two games", func(t *testing.T) {
 		w := newWorld(t)
 		startGame(t, w)
-		w.deliver(w.write("ada", w.srv.Address, "again", "", "challenge icesickle "+w.sys.Address("cy")))
-		w.step()
+		w.send("ada", "challenge icesickle "+w.sys.Address("cy"))
 		w.deliver(w.reply("cy", w.last("cy"), "accept"))
 		w.step()
 		before := len(w.inbox("ada"))
@@ -87,8 +86,7 @@ func TestFreshMailMove(t *testing.T) {
 	t.Run("board from a fresh mail with two games", func(t *testing.T) {
 		w := newWorld(t)
 		startGame(t, w)
-		w.deliver(w.write("ada", w.srv.Address, "again", "", "challenge icesickle "+w.sys.Address("cy")))
-		w.step()
+		w.send("ada", "challenge icesickle "+w.sys.Address("cy"))
 		w.deliver(w.reply("cy", w.last("cy"), "accept"))
 		w.step()
 		before := len(w.inbox("ada"))

@@ -18,7 +18,6 @@ import (
 	"icepost/notation"
 	"icepost/pbem/mailerr"
 	"icepost/pbem/mailread"
-	"icepost/rules/games"
 )
 
 // Archiver stores a finished game inside the daemon's transaction.
@@ -181,7 +180,7 @@ func keyOf(raw []byte) (key string) {
 			key = rawKey(raw)
 		}
 	}()
-	msg, _ := mailread.Read(bytes.NewReader(raw), games.Grammar{})
+	msg, _ := mailread.Read(bytes.NewReader(raw), Language())
 	return mailKey(msg, raw)
 }
 
@@ -212,7 +211,7 @@ func (s *Server) handleOnce(ctx context.Context, raw []byte) (msg *mailread.Mess
 			disp, err = Done, &panicError{value: p, stack: debug.Stack()}
 		}
 	}()
-	msg, readErr := mailread.Read(bytes.NewReader(raw), games.Grammar{})
+	msg, readErr := mailread.Read(bytes.NewReader(raw), Language())
 	key = mailKey(msg, raw)
 	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
@@ -343,7 +342,7 @@ func (s *Server) setAside(ctx context.Context, msg *mailread.Message, key string
 // be answered at all: not automatic mail, not a sender who fails the
 // operator's authentication check or whom the operator blocked.
 func (h *handling) apologize() error {
-	if h.msg == nil || h.msg.From == "" || h.msg.Auto || !h.authenticated() {
+	if h.msg == nil || h.msg.From == "" || h.msg.Auto || (h.s.AuthServID != "" && !h.verified()) {
 		return nil
 	}
 	if blocked, err := h.senderBlocked(); err != nil || blocked {
@@ -373,6 +372,8 @@ type handling struct {
 	// pictures are the board pictures drawn or being drawn, by key
 	// (drawAhead).
 	pictures map[string]*pictureJob
+	// sender is what the mail shows of who sent it (proof.go).
+	sender sender
 }
 
 // send queues a mail. Mail to the server's own address is dropped: that
@@ -421,51 +422,4 @@ func (h *handling) allowErrorReply(addr string) (bool, error) {
 	}
 	_, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_error_replies (address, sent_at) VALUES (?, ?)`, addr, h.now.Unix())
 	return err == nil, err
-}
-
-// authenticated checks Authentication-Results from the operator's own
-// server when AuthServID is set.
-func (h *handling) authenticated() bool {
-	id := h.s.AuthServID
-	if id == "" {
-		return true
-	}
-	for _, ar := range h.msg.AuthResults {
-		head, rest, _ := strings.Cut(ar, ";")
-		if f := strings.Fields(head); len(f) == 0 || !strings.EqualFold(f[0], id) {
-			continue
-		}
-		l := strings.ToLower(rest)
-		if strings.Contains(l, "dmarc=pass") || strings.Contains(l, "dkim=pass") {
-			return true
-		}
-	}
-	return false
-}
-
-// findToken returns the first valid token the mail carries: in a plus
-// address, In-Reply-To, References (newest first), or the subject.
-func (h *handling) findReplyToken() (replyToken, bool) {
-	secret := h.s.Secret
-	for _, p := range h.msg.PlusParts {
-		if t, ok := parseReplyToken(secret, p); ok {
-			return t, true
-		}
-	}
-	if t, ok := replyTokenFromID(secret, h.msg.InReplyTo); ok {
-		return t, true
-	}
-	for i := len(h.msg.References) - 1; i >= 0; i-- {
-		if t, ok := replyTokenFromID(secret, h.msg.References[i]); ok {
-			return t, true
-		}
-	}
-	for _, tag := range h.msg.SubjectTags {
-		for _, f := range strings.Fields(tag) {
-			if t, ok := parseReplyToken(secret, f); ok {
-				return t, true
-			}
-		}
-	}
-	return replyToken{}, false
 }

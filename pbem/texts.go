@@ -6,7 +6,6 @@ import (
 
 	"icepost/engine"
 	"icepost/rules"
-	"icepost/rules/games"
 )
 
 // subject is the one stable subject of a game's mails for a seat, so that
@@ -167,77 +166,4 @@ func wrapCode(code string, width int) []string {
 		code = strings.TrimLeft(code[cut:], " ")
 	}
 	return append(lines, code)
-}
-
-func helpText() string {
-	return `icepost plays Icehouse pyramid games by mail. Write commands at the top of
-your mail, one a line; for a game, reply to its latest mail.
-
-  MOVE                       your move, like L@c3 (or: move L@c3); a line
-                             after it is a comment for the other players
-  board                      the board now
-  history                    the game's record
-  draw                       offer a draw, or accept one offered
-  resign                     give up the game
-  preview MOVE...            the board after these moves, to you alone;
-                             nothing is played
-  if THEIRS then MINE [if THEIRS then MINE]...
-                             after your move (two-player games): what you
-                             answer to your opponent's next moves, played at
-                             once when they come; any other move drops them
-  conditions clear           drop your conditional moves
-  games                      your games, and whose turn it is
-  challenge GAME [option=value ...] ADDRESS ...
-                             start a game with the players named (write bot
-                             instead of an address for a seat I play, and
-                             level=1 to 5 for its strength); the games:
-` + wrapHelp(strings.Join(games.Names(), ", ")+"; options:") +
-		wrapHelp(strings.Join(challengeOptions(), ", ")) + `  accept, decline            answer a challenge
-  observe NUMBER             follow someone else's game
-  undo                       take back your last move, if all agree
-  vacation DAYS, vacation off
-                             pause your clocks in all your games
-  digest on, digest off      one mail a day listing the games waiting for you
-  help                       this text
-`
-}
-
-// challengeOptions lists the options a challenge takes: the server's own,
-// then each game's, with the games that take it.
-func challengeOptions() []string {
-	out := []string{"seats=random", "days=N (per move, or none)"}
-	var usages []string
-	takers := map[string][]string{}
-	for _, g := range games.All() {
-		for _, opt := range g.Info().Options {
-			u := opt.Usage()
-			if takers[u] == nil {
-				usages = append(usages, u)
-			}
-			takers[u] = append(takers[u], g.Name())
-		}
-	}
-	for _, u := range usages {
-		out = append(out, u+" ("+strings.Join(takers[u], ", ")+")")
-	}
-	return out
-}
-
-// wrapHelp indents text in the help's second column, wrapped to fit a
-// 78-character line.
-func wrapHelp(text string) string {
-	const indent = "                             "
-	var b strings.Builder
-	line := indent
-	for _, w := range strings.Fields(text) {
-		if len(line) > len(indent) && len(line)+1+len(w) > 78 {
-			b.WriteString(line + "\n")
-			line = indent
-		}
-		if len(line) > len(indent) {
-			line += " "
-		}
-		line += w
-	}
-	return b.String() + line + "\n"
 }

@@ -94,10 +94,23 @@ func parseReplyToken(secret []byte, s string) (replyToken, bool) {
 	return t, true
 }
 
-// tokenFromID finds a token in a Message-ID we wrote: TOKEN.random@host.
-func replyTokenFromID(secret []byte, id string) (replyToken, bool) {
-	id = strings.Trim(id, "<> ")
-	local, _, _ := strings.Cut(id, "@")
-	tok, _, _ := strings.Cut(local, ".")
-	return parseReplyToken(secret, tok)
+// An address token proves that a mail comes from the address it was sent
+// to, when no game is concerned: the games list carries one, and so does
+// the answer to a command that acts for its sender (a challenge, a
+// vacation, observe) sent without proof, so that replying with the same
+// line does it. It is "a-" and an HMAC of the address, cut as a reply
+// token's:
+//
+//	a-abcdefghijklmnop
+//
+// It is valid only on a mail from that address.
+func addressToken(secret []byte, addr string) string {
+	return "a-" + mac(secret, "a "+strings.ToLower(addr))
+}
+
+// isAddressToken checks s as an address token of addr.
+func isAddressToken(secret []byte, s, addr string) bool {
+	s = strings.ToLower(strings.TrimSpace(s))
+	sum, ok := strings.CutPrefix(s, "a-")
+	return ok && addr != "" && hmac.Equal([]byte(sum), []byte(mac(secret, "a "+strings.ToLower(addr))))
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"icepost/pbem"
 	"icepost/pbem/mailread"
-	"icepost/rules/games"
 )
 
 func cmdMail(e *env, args []string) int {
@@ -38,7 +38,7 @@ func cmdMail(e *env, args []string) int {
 		defer f.Close()
 		in = f
 	}
-	res := mailread.Summary(in, games.Grammar{})
+	res := mailread.Summary(in, pbem.Language())
 	if *asJSON {
 		b, err := res.JSON()
 		if err != nil {

@@ -37,7 +37,7 @@ func TestEastAsianCharsets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(m.Commands) != 1 || m.Commands[0] != "move c3xe5" || m.Comment != comment {
+			if len(m.Commands) != 1 || m.Commands[0].String() != "move c3xe5" || m.Comment != comment {
 				t.Errorf("commands %q, comment %q; want move c3xe5 and %q", m.Commands, m.Comment, comment)
 			}
 		})
@@ -92,7 +92,7 @@ func TestSingleByteCharsets(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if len(m.Commands) != 1 || m.Commands[0] != "move c3xe5" || m.Comment != s.text {
+					if len(m.Commands) != 1 || m.Commands[0].String() != "move c3xe5" || m.Comment != s.text {
 						t.Errorf("commands %q, comment %q; want move c3xe5 and %q", m.Commands, m.Comment, s.text)
 					}
 					// An encoded word in a header field, except in the

@@ -5,22 +5,23 @@ import (
 	"strings"
 )
 
-// Command grammar, matched one line at a time by hand (no regular
-// expressions); words are case-insensitive:
+// The command grammar is the caller's: pbem's table of mail commands says
+// each verb's words and what follows them (a Syntax), and this file reads
+// a line against that list, by hand (no regular expressions); words are
+// case-insensitive. The shapes of what may follow a verb:
 //
-//	move TOKEN | TOKEN           a move, in the syntax of any game the Grammar knows
-//	board | history | resign | draw | games | help | accept | decline | undo
-//	observe GAMEID
-//	challenge GAME [name=value ...] SEAT ...   each SEAT an address or the word bot
-//	vacation DAYS | vacation off
-//	digest on | digest off
-//	if TOKEN then TOKEN [if TOKEN then TOKEN]...   conditional moves: if they play A, I play B
-//	conditions clear
-//	preview TOKEN...             the board after these moves, not played
+//	NoArgs        board, resign, conditions clear, ...
+//	OneMove       move TOKEN; with Bare, the TOKEN alone on its line too
+//	Moves         preview TOKEN...
+//	GameNumber    observe 12 (or #12)
+//	DaysOrOff     vacation 7 | vacation off
+//	OnOff         digest on | digest off
+//	Conditions    if TOKEN then TOKEN [if TOKEN then TOKEN]...
+//	Challenge     challenge GAME [name=value ...] SEAT ...  (a SEAT an address or the word bot)
 //
-// ParseCommand returns the canonical form: "move " plus the move token with
-// square letters in lower case and sizes, orientations and "=K" in upper
-// case; other commands as lower-case words followed by their arguments.
+// A move token is whatever the Grammar says is a move of some game, in
+// its canonical spelling: square letters in lower case, sizes,
+// orientations and "=K" in upper case.
 
 // Grammar tells the reader the words of the games: which words name a
 // game and which tokens are moves. The caller gives it (pbem takes it from
@@ -34,9 +35,101 @@ type Grammar interface {
 	Move(tok string) (canonical string, ok bool)
 }
 
-var simpleCommands = map[string]bool{
-	"board": true, "history": true, "resign": true, "draw": true, "games": true,
-	"help": true, "accept": true, "decline": true, "undo": true,
+// Language is all the reader knows of what players write: the games'
+// words and the commands.
+type Language struct {
+	Games Grammar
+	Verbs []Syntax
+}
+
+// Arg is the shape of what follows a command's words.
+type Arg int
+
+const (
+	NoArgs     Arg = iota // nothing
+	OneMove               // one move token
+	Moves                 // 1 to MaxChain move tokens
+	GameNumber            // a game's number, "12" or "#12"
+	DaysOrOff             // a number of days (1 to 3 digits), or "off"
+	OnOff                 // "on" or "off"
+	Conditions            // "THEIRS then MINE [if THEIRS then MINE]..." after the verb "if"
+	Challenge             // GAME [name=value ...] SEAT ...
+)
+
+// Syntax is one command as the reader knows it.
+type Syntax struct {
+	// Verb is the command's words, lower case, separated by one space:
+	// "resign", "conditions clear". A line is that command when it starts
+	// with these words (in any case) and what follows has the shape Arg.
+	Verb string
+	Arg  Arg
+	// Bare: a line that is only the argument is this command too (a move
+	// token alone is a move).
+	Bare bool
+}
+
+// Command is one command line, read: its verb (a Syntax's) and its
+// arguments in canonical form; only the fields of its Arg are set.
+type Command struct {
+	Verb string
+	Arg  Arg
+	// Moves: the move (OneMove), the moves (Moves), or the conditions'
+	// tokens in pairs, THEIRS then MINE (Conditions).
+	Moves []string
+	// Number: the game (GameNumber) or the days (DaysOrOff, when not Off).
+	Number int64
+	// Off: "off" was given (DaysOrOff, OnOff).
+	Off bool
+	// Game, Options and Seats: a challenge's game (its canonical name in
+	// lower case), its name=value options (names in lower case) and its
+	// seats in order, each an address or "bot".
+	Game    string
+	Options []Option
+	Seats   []string
+}
+
+// Option is a challenge's name=value.
+type Option struct{ Name, Value string }
+
+// String is the command's canonical line: reading it again gives the same
+// Command.
+func (c Command) String() string {
+	out := []string{c.Verb}
+	switch c.Arg {
+	case OneMove, Moves:
+		out = append(out, c.Moves...)
+	case GameNumber:
+		out = append(out, strconv.FormatInt(c.Number, 10))
+	case DaysOrOff:
+		if c.Off {
+			out = append(out, "off")
+		} else {
+			out = append(out, strconv.FormatInt(c.Number, 10))
+		}
+	case OnOff:
+		out = append(out, onOff(c.Off))
+	case Conditions:
+		for i := 0; i+1 < len(c.Moves); i += 2 {
+			if i > 0 {
+				out = append(out, "if")
+			}
+			out = append(out, c.Moves[i], "then", c.Moves[i+1])
+		}
+	case Challenge:
+		out = append(out, c.Game)
+		for _, o := range c.Options {
+			out = append(out, o.Name+"="+o.Value)
+		}
+		out = append(out, c.Seats...)
+	}
+	return strings.Join(out, " ")
+}
+
+func onOff(off bool) string {
+	if off {
+		return "off"
+	}
+	return "on"
 }
 
 const (
@@ -45,116 +138,162 @@ const (
 	maxOptions     = 16
 )
 
-// ParseCommand reads one line as a command, with g for the games' words.
-// ok is false when the line is not a command (prose, a greeting, an
-// unknown word).
-func ParseCommand(line string, g Grammar) (cmd string, ok bool) {
+// ParseCommand reads one line as a command of lang. ok is false when the
+// line is not a command (prose, a greeting, an unknown word).
+func ParseCommand(line string, lang Language) (cmd Command, ok bool) {
 	line = strings.TrimSpace(line)
 	if len(line) > maxCommandLine {
-		return "", false
+		return Command{}, false
 	}
 	// One full stop at the end is forgiven ("resign.", "c3xe5.").
 	line = strings.TrimSuffix(line, ".")
 	f := strings.Fields(line)
 	if len(f) == 0 {
-		return "", false
+		return Command{}, false
 	}
-	word := strings.ToLower(f[0])
-	args := f[1:]
-	switch {
-	case len(args) == 0 && simpleCommands[word]:
-		return word, true
-	case len(args) == 0:
-		if m, ok := g.Move(f[0]); ok {
-			return "move " + m, true
+	for _, s := range lang.Verbs {
+		words := strings.Fields(s.Verb)
+		if len(f) < len(words) || !equalWords(f[:len(words)], words) {
+			continue
 		}
-	case word == "move" && len(args) == 1:
-		if m, ok := g.Move(args[0]); ok {
-			return "move " + m, true
+		if c, ok := parseArgs(s, f[len(words):], lang.Games); ok {
+			return c, true
 		}
-	case word == "observe" && len(args) == 1:
-		if isGameID(args[0]) {
-			return "observe " + args[0], true
+	}
+	for _, s := range lang.Verbs {
+		if s.Bare {
+			if c, ok := parseArgs(s, f, lang.Games); ok {
+				return c, true
+			}
 		}
-	case word == "vacation" && len(args) == 1:
-		a := strings.ToLower(args[0])
-		if a == "off" {
-			return "vacation off", true
+	}
+	return Command{}, false
+}
+
+func equalWords(f, words []string) bool {
+	for i, w := range words {
+		if !strings.EqualFold(f[i], w) {
+			return false
 		}
-		if len(a) <= 3 && allDigits(a) {
-			n, _ := strconv.Atoi(a)
-			return "vacation " + strconv.Itoa(n), true
+	}
+	return true
+}
+
+// parseArgs reads what follows a verb's words as the shape s.Arg.
+func parseArgs(s Syntax, args []string, g Grammar) (Command, bool) {
+	c := Command{Verb: s.Verb, Arg: s.Arg}
+	switch s.Arg {
+	case NoArgs:
+		return c, len(args) == 0
+	case OneMove:
+		if len(args) != 1 {
+			return c, false
 		}
-	case word == "digest" && len(args) == 1:
-		if a := strings.ToLower(args[0]); a == "on" || a == "off" {
-			return "digest " + a, true
+		m, ok := g.Move(args[0])
+		c.Moves = []string{m}
+		return c, ok
+	case Moves:
+		if len(args) == 0 || len(args) > MaxChain {
+			return c, false
 		}
-	case word == "challenge" && len(args) >= 2:
-		return parseChallenge(args, g)
-	case word == "if":
-		return parseConditional(f, g)
-	case word == "conditions" && len(args) == 1 && strings.EqualFold(args[0], "clear"):
-		return "conditions clear", true
-	case word == "preview" && len(args) <= MaxChain:
-		out := []string{"preview"}
 		for _, a := range args {
 			m, ok := g.Move(a)
 			if !ok {
-				return "", false
+				return c, false
 			}
-			out = append(out, m)
+			c.Moves = append(c.Moves, m)
 		}
-		return strings.Join(out, " "), true
+		return c, true
+	case GameNumber:
+		if len(args) != 1 {
+			return c, false
+		}
+		a := strings.TrimPrefix(args[0], "#")
+		if len(a) > 15 || !allDigits(a) {
+			return c, false
+		}
+		c.Number, _ = strconv.ParseInt(a, 10, 64)
+		return c, c.Number > 0
+	case DaysOrOff:
+		if len(args) != 1 {
+			return c, false
+		}
+		a := strings.ToLower(args[0])
+		if a == "off" {
+			c.Off = true
+			return c, true
+		}
+		if len(a) > 3 || !allDigits(a) {
+			return c, false
+		}
+		c.Number, _ = strconv.ParseInt(a, 10, 64)
+		return c, true
+	case OnOff:
+		if len(args) != 1 {
+			return c, false
+		}
+		a := strings.ToLower(args[0])
+		c.Off = a == "off"
+		return c, a == "on" || a == "off"
+	case Conditions:
+		moves, ok := parseConditional(args, g)
+		c.Moves = moves
+		return c, ok
+	case Challenge:
+		return parseChallenge(c, args, g)
 	}
-	return "", false
+	return c, false
 }
 
 // MaxChain bounds the moves of one conditional line or preview.
 const MaxChain = 20
 
-// parseConditional reads "if A then B [if C then D]...": words f, each
-// A, B, ... a move token.
-func parseConditional(f []string, g Grammar) (string, bool) {
+// parseConditional reads "A then B [if C then D]...", the words after
+// the first "if", each A, B, ... a move token.
+func parseConditional(args []string, g Grammar) ([]string, bool) {
+	f := append([]string{"if"}, args...)
 	if len(f)%4 != 0 || len(f)/2 > MaxChain {
-		return "", false
+		return nil, false
 	}
-	out := make([]string, 0, len(f))
+	out := make([]string, 0, len(f)/2)
 	for i := 0; i < len(f); i += 4 {
 		if !strings.EqualFold(f[i], "if") || !strings.EqualFold(f[i+2], "then") {
-			return "", false
+			return nil, false
 		}
 		a, ok1 := g.Move(f[i+1])
 		b, ok2 := g.Move(f[i+3])
 		if !ok1 || !ok2 {
-			return "", false
+			return nil, false
 		}
-		out = append(out, "if", a, "then", b)
+		out = append(out, a, b)
 	}
-	return strings.Join(out, " "), true
+	return out, true
 }
 
-func parseChallenge(args []string, g Grammar) (string, bool) {
+func parseChallenge(c Command, args []string, g Grammar) (Command, bool) {
+	if len(args) < 2 {
+		return c, false
+	}
 	name, known := g.Game(args[0])
 	if !known {
-		return "", false
+		return c, false
 	}
-	game := strings.ToLower(name)
-	var opts, addrs []string
+	c.Game = strings.ToLower(name)
 	for _, a := range args[1:] {
 		if strings.EqualFold(a, "bot") {
 			// A seat the server plays (its level is the option level=N).
-			if len(addrs) == maxChallengees {
-				return "", false
+			if len(c.Seats) == maxChallengees {
+				return c, false
 			}
-			addrs = append(addrs, "bot")
+			c.Seats = append(c.Seats, "bot")
 			continue
 		}
 		if eq := strings.IndexByte(a, '='); eq > 0 && !strings.Contains(a, "@") {
 			name, val := strings.ToLower(a[:eq]), a[eq+1:]
-			if !isWord(name) || !isWord(val) || len(opts) == maxOptions {
-				return "", false
+			if !isWord(name) || !isWord(val) || len(c.Options) == maxOptions {
+				return c, false
 			}
-			opts = append(opts, name+"="+val)
+			c.Options = append(c.Options, Option{name, val})
 			continue
 		}
 		for _, p := range strings.Split(a, ",") {
@@ -162,16 +301,13 @@ func parseChallenge(args []string, g Grammar) (string, bool) {
 			if p == "" {
 				continue
 			}
-			if !isAddress(p) || len(addrs) == maxChallengees {
-				return "", false
+			if !isAddress(p) || len(c.Seats) == maxChallengees {
+				return c, false
 			}
-			addrs = append(addrs, p)
+			c.Seats = append(c.Seats, p)
 		}
 	}
-	if len(addrs) == 0 {
-		return "", false
-	}
-	return strings.Join(append(append([]string{"challenge", game}, opts...), addrs...), " "), true
+	return c, len(c.Seats) > 0
 }
 
 // isWord: an option name or value, or a game id: letters, digits, ". _ -".
@@ -187,8 +323,6 @@ func isWord(s string) bool {
 	}
 	return true
 }
-
-func isGameID(s string) bool { return isWord(s) }
 
 // isAddress is a plausibility check, not RFC 5322: local@domain with no
 // blanks, brackets or quotes, and a dot-free domain allowed (localhost).
@@ -220,14 +354,14 @@ func allDigits(s string) bool {
 
 // commandsAndComment splits the author's own lines into the command lines
 // at the top (blank lines between them allowed) and the comment after them.
-func commandsAndComment(lines []string, g Grammar) (cmds []string, comment string) {
+func commandsAndComment(lines []string, lang Language) (cmds []Command, comment string) {
 	i := 0
 	for ; i < len(lines) && len(cmds) < MaxCommands; i++ {
 		l := strings.TrimSpace(lines[i])
 		if l == "" {
 			continue
 		}
-		c, ok := ParseCommand(l, g)
+		c, ok := ParseCommand(l, lang)
 		if !ok {
 			break
 		}

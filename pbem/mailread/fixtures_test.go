@@ -106,7 +106,7 @@ func TestReplyParserFixtures(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			body := string(fixture(t, filepath.Join("email_reply_parser", tt.file)))
 			m := readString(t, mailWith("c3xe5\n"+body))
-			if len(m.Commands) != 1 || m.Commands[0] != "move c3xe5" {
+			if len(m.Commands) != 1 || m.Commands[0].String() != "move c3xe5" {
 				t.Fatalf("Commands = %q, want [move c3xe5]", m.Commands)
 			}
 			checkText(t, "comment", m.Comment, tt.keep, tt.drop)
@@ -140,7 +140,7 @@ func TestBottomPostedOnFixtures(t *testing.T) {
 			}
 			b.WriteString("\nh1(nw)\nYour pikemen look lonely.\n\n-- \nAlice\n")
 			m := readString(t, mailWith(b.String()))
-			if len(m.Commands) != 1 || m.Commands[0] != "move h1:NW" {
+			if len(m.Commands) != 1 || m.Commands[0].String() != "move h1:NW" {
 				t.Fatalf("Commands = %q, want [move h1:NW]", m.Commands)
 			}
 			if m.Comment != "Your pikemen look lonely." {
@@ -158,7 +158,7 @@ func TestPathological(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %v", d)
 	}
-	if len(m.Commands) != 1 || m.Commands[0] != "resign" {
+	if len(m.Commands) != 1 || m.Commands[0].String() != "resign" {
 		t.Errorf("Commands = %q", m.Commands)
 	}
 	// Upstream's left-out email_long_quote.txt, generated: a few words,
@@ -213,7 +213,7 @@ func TestTalonStandardRepliesWithMove(t *testing.T) {
 			// Replace the first "Hello" at a line start: the text/plain reply.
 			src = strings.Replace(src, "\nHello", "\nE7-F8=k", 1)
 			m := readString(t, src)
-			if len(m.Commands) != 1 || m.Commands[0] != "move e7-f8=K" {
+			if len(m.Commands) != 1 || m.Commands[0].String() != "move e7-f8=K" {
 				t.Errorf("Commands = %q, want [move e7-f8=K]; text %q", m.Commands, m.Text)
 			}
 			if m.Comment != "" {
@@ -260,7 +260,7 @@ func TestTalonHTMLReplies(t *testing.T) {
 			mail := "From: alex@example.com\nContent-Type: text/html; charset=utf-8\n\n" +
 				strings.Replace(src, tt.want[:2], "a1xd4<br>"+tt.want[:2], 1)
 			m := readString(t, mail)
-			if len(m.Commands) != 1 || m.Commands[0] != "move a1xd4" {
+			if len(m.Commands) != 1 || m.Commands[0].String() != "move a1xd4" {
 				t.Errorf("Commands = %q (text %q)", m.Commands, m.Text)
 			}
 		})
@@ -291,7 +291,7 @@ func TestTalonSignatureBodies(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := readString(t, mailWith("draw\n\n"+string(b)))
-			if len(m.Commands) != 1 || m.Commands[0] != "draw" {
+			if len(m.Commands) != 1 || m.Commands[0].String() != "draw" {
 				t.Errorf("Commands = %q", m.Commands)
 			}
 		})

@@ -3,7 +3,6 @@ package mailread
 import (
 	"bytes"
 	"encoding/json"
-	"icepost/rules/games"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -52,7 +51,7 @@ func TestTestdataMails(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			m := readFile(t, tt.file)
-			if !reflect.DeepEqual(m.Commands, tt.commands) {
+			if !reflect.DeepEqual(lines(m.Commands), tt.commands) {
 				t.Errorf("Commands = %q, want %q (text %q)", m.Commands, tt.commands, m.Text)
 			}
 			if m.Comment != tt.comment {
@@ -178,7 +177,7 @@ func TestParseCommand(t *testing.T) {
 		// Other commands
 		{"board", "board"}, {"HISTORY", "history"}, {"Resign", "resign"}, {"draw", "draw"}, {"games", "games"},
 		{"help", "help"}, {"accept", "accept"}, {"decline", "decline"}, {"undo", "undo"},
-		{"observe G-12ab", "observe G-12ab"},
+		{"observe 12", "observe 12"}, {"observe #12", "observe 12"},
 		{"challenge Pikemen seats=3 Target=15 bob@example.org carol@example.org",
 			"challenge pikemen seats=3 target=15 bob@example.org carol@example.org"},
 		{"challenge ice-lady <bob@example.org>, carol@example.org", "challenge icelady bob@example.org carol@example.org"},
@@ -198,13 +197,17 @@ func TestParseCommand(t *testing.T) {
 		{"h1:XX", ""}, {"h1 (NW)", ""}, {"a1-b2-c3:N", ""}, {"L@c3xd4", ""}, {"Q@c3", ""}, {"c3=K", ""},
 		{"challenge chess bob@example.org", ""}, {"challenge pikemen", ""}, {"challenge pikemen seats=3", ""},
 		{"challenge pikemen bob", ""}, {"vacation forever", ""}, {"vacation 1000", ""}, {"digest maybe", ""},
-		{"observe", ""}, {"observe a b", ""}, {"board please", ""}, {"Hi,", ""},
+		{"observe", ""}, {"observe a b", ""}, {"observe G-12ab", ""}, {"observe 0", ""}, {"board please", ""}, {"Hi,", ""},
 		{"if you play M@d4 then S@a1", ""}, {"if M@d4 then", ""}, {"if M@d4 S@a1", ""}, {"if M@d4 then S@a1 if", ""},
 		{"if M@d4 then S@a1 and then", ""}, {"conditions", ""}, {"conditions clear all", ""}, {"preview", ""}, {"preview it", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, ok := ParseCommand(tt.in, grammar)
+			c, ok := ParseCommand(tt.in, grammar)
+			got := ""
+			if ok {
+				got = c.String()
+			}
 			if ok != (tt.want != "") || got != tt.want {
 				t.Errorf("ParseCommand(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
 			}
@@ -231,7 +234,7 @@ func TestCommandsAndComment(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := readString(t, "From: a@b.example\nSubject: game\n\n"+tt.body)
-			if !reflect.DeepEqual(m.Commands, tt.commands) {
+			if !reflect.DeepEqual(lines(m.Commands), tt.commands) {
 				t.Errorf("Commands = %q, want %q", m.Commands, tt.commands)
 			}
 			if m.Comment != tt.comment {
@@ -428,7 +431,7 @@ func ExampleRead() {
 		"\r\n" +
 		"On Mon, 3 Jun 2024 at 10:00, icepost <games+K7Q2@icepost.example> wrote:\r\n" +
 		"> Your move.\r\n"
-	m, err := Read(strings.NewReader(mail), games.Grammar{})
+	m, err := Read(strings.NewReader(mail), grammar)
 	if err != nil {
 		panic(err)
 	}

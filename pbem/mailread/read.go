@@ -52,8 +52,8 @@ type Message struct {
 	PlusParts   []string
 	SubjectTags []string
 
-	Commands []string // canonical commands, see ParseCommand; empty if none
-	Comment  string   // the author's text after the commands; "" if none
+	Commands []Command // the commands read, see ParseCommand; empty if none
+	Comment  string    // the author's text after the commands; "" if none
 	// FromSubject is set when the commands came from the subject line
 	// because the body had none.
 	FromSubject bool
@@ -78,8 +78,8 @@ var ErrUnreadable = errors.New("mailread: unreadable mail")
 // Read reads one mail. It fails only when the mail's header cannot be read;
 // broken MIME, unknown charsets and truncated encodings give what could be
 // decoded. A mail without a command is not an error: Commands is empty.
-// g tells the games' words (see Grammar).
-func Read(r io.Reader, g Grammar) (*Message, error) {
+// lang tells the games' words and the commands (see Language).
+func Read(r io.Reader, lang Language) (*Message, error) {
 	br := bufio.NewReader(io.LimitReader(r, MaxInput))
 	h, err := textproto.ReadHeader(br)
 	if err != nil && !(errors.Is(err, io.EOF) && h.Len() > 0) {
@@ -103,10 +103,10 @@ func Read(r io.Reader, g Grammar) (*Message, error) {
 	m.Text = normalize(text)
 
 	lines := ownLines(m.Text)
-	m.Commands, m.Comment = commandsAndComment(lines, g)
+	m.Commands, m.Comment = commandsAndComment(lines, lang)
 	if len(m.Commands) == 0 {
-		if c, ok := ParseCommand(bareSubject(m.Subject), g); ok {
-			m.Commands = []string{c}
+		if c, ok := ParseCommand(bareSubject(m.Subject), lang); ok {
+			m.Commands = []Command{c}
 			m.FromSubject = true
 			m.Comment = joinComment(lines)
 		}

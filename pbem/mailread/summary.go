@@ -23,8 +23,8 @@ type Result struct {
 
 // Summary reads one mail and never fails: an unreadable mail gives a
 // Result with Error set.
-func Summary(r io.Reader, g Grammar) Result {
-	m, err := Read(r, g)
+func Summary(r io.Reader, lang Language) Result {
+	m, err := Read(r, lang)
 	if err != nil {
 		return Result{Commands: []string{}, Error: err.Error()}
 	}
@@ -33,9 +33,9 @@ func Summary(r io.Reader, g Grammar) Result {
 
 // Result returns the summary of m.
 func (m *Message) Result() Result {
-	cmds := m.Commands
-	if cmds == nil {
-		cmds = []string{}
+	cmds := []string{}
+	for _, c := range m.Commands {
+		cmds = append(cmds, c.String())
 	}
 	return Result{
 		Commands:   cmds,

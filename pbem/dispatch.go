@@ -1,0 +1,318 @@
+package pbem
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"icepost/pbem/mailread"
+)
+
+// userError is a problem with what a player sent: they are told, in
+// words, and nothing changes.
+type userError struct {
+	msg  string
+	game *game // the game concerned, for a board in the reply; may be nil
+	seat int   // the seat the reply goes to in that game (0: the sender)
+}
+
+func (e *userError) Error() string { return e.msg }
+
+func userErrorf(g *game, format string, args ...any) error {
+	return &userError{msg: fmt.Sprintf(format, args...), game: g}
+}
+
+// pickError is a command that needs a game, from a mail that names none,
+// when several of the sender's games could be meant, or when the mail
+// does not show that it comes from its sender: the answer is the board
+// (or invitation) of each, with its own reply token, so that one more
+// reply does it.
+type pickError struct {
+	ids []int64
+	why string // what the boards say
+}
+
+func (e *pickError) Error() string { return fmt.Sprintf("which of games %v?", e.ids) }
+
+// proofError is a command that acts for its sender, from a mail that does
+// not show it comes from them: the answer, to the From alone, asks for a
+// reply with the same line, and carries an address token.
+type proofError struct {
+	why string
+}
+
+func (e *proofError) Error() string { return "no proof of the sender" }
+
+// dispatch runs the mail's commands in order and returns the outcome for
+// the log. It returns an error only for internal failures.
+func (h *handling) dispatch() (string, error) {
+	if blocked, err := h.senderBlocked(); err != nil || blocked {
+		return "refused: the operator blocked this sender", err
+	}
+	if len(h.msg.Commands) == 0 {
+		text := "I found no command in your mail. Reply with just your move on the first line (like L@c3), or one of the commands below.\n\n" + helpText()
+		if err := h.errorReply(h.msg.From, "no command found", text, nil, 0); err != nil {
+			return "", err
+		}
+		return "no command", nil
+	}
+	if err := h.decideSender(); err != nil {
+		return "", err
+	}
+	// The comment belongs to the last command that takes one (a move,
+	// resign, draw), so that conditional moves after a move leave it
+	// with the move; failing that, to the last command.
+	withComment := len(h.msg.Commands) - 1
+	for i, c := range h.msg.Commands {
+		if commandFor(c.Verb).comment {
+			withComment = i
+		}
+	}
+	var done []string
+	for i, c := range h.msg.Commands {
+		r := &request{cmd: c, tok: h.sender.tok}
+		if i == withComment {
+			r.comment = h.msg.Comment
+		}
+		line := c.String()
+		err := h.runCommand(commandFor(c.Verb), r)
+		var ue *userError
+		var pe *pickError
+		var ne *proofError
+		switch {
+		case errors.As(err, &ue):
+			if err := h.replyError(line, ue); err != nil {
+				return "", err
+			}
+			done = append(done, line+": refused: "+ue.msg)
+		case errors.As(err, &pe):
+			if err := h.replyPick(pe); err != nil {
+				return "", err
+			}
+			done = append(done, line+": which game, or no proof of the sender: boards sent")
+		case errors.As(err, &ne):
+			if err := h.replyProof(r.cmd, ne); err != nil {
+				return "", err
+			}
+			done = append(done, line+": no proof of the sender: asked for a reply")
+		case err != nil:
+			return "", err
+		default:
+			done = append(done, line)
+			continue
+		}
+		break
+	}
+	if err := h.confirmConditions(); err != nil {
+		return "", err
+	}
+	return strings.Join(done, "; "), nil
+}
+
+// runCommand runs one command, once what it needs is there: the game it
+// is about, and the proof its entry asks for.
+func (h *handling) runCommand(mc *mailCommand, r *request) error {
+	if mc.about != nil {
+		if err := h.findGame(mc, r); err != nil {
+			return err
+		}
+	} else if mc.proof != readOnly && !h.sender.proven {
+		return &proofError{why: h.sender.why}
+	}
+	return mc.run(h, r)
+}
+
+// findGame sets the game a command is about: the reply token's (whose
+// seat must be the From's), or the sender's one game that fits the
+// command. A forSeat command without proof of the sender gets the board
+// of each game it could be about instead, to reply to.
+func (h *handling) findGame(mc *mailCommand, r *request) error {
+	if tok := r.tok; tok != nil {
+		g, err := h.loadGame(tok.game)
+		if errors.Is(err, errNoGame) {
+			return userErrorf(nil, "game %d does not exist", tok.game)
+		}
+		if err != nil {
+			return err
+		}
+		if tok.seat > len(g.seats) {
+			return userErrorf(nil, "game %d has no seat %d", tok.game, tok.seat)
+		}
+		if g.seatOf(h.msg.From) != tok.seat {
+			return &userError{msg: fmt.Sprintf("this mail came from %s, but the game mail it answers was sent to %s: only that address may act for seat %d.", h.msg.From, g.seats[tok.seat-1].address, tok.seat), game: g, seat: tok.seat}
+		}
+		if mc.proof == forSeat && !h.sender.proven {
+			return &pickError{ids: []int64{g.id}, why: h.notDone(r.cmd, 1)}
+		}
+		r.g, r.seat = g, tok.seat
+		return nil
+	}
+	ids, err := h.sendersGames(mc.about)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(ids) == 0 && mc.about.toMove:
+		return userErrorf(nil, "your move %s came in a new mail, and none of your games waits for your move now. Send \"games\" to list your games.", r.cmd.Moves[0])
+	case len(ids) == 0:
+		return userErrorf(nil, "you have no game this command could be about. Send \"games\" to list your games.")
+	case mc.proof == forSeat && !h.sender.proven:
+		return &pickError{ids: ids, why: h.notDone(r.cmd, len(ids))}
+	case len(ids) > 1:
+		return &pickError{ids: ids, why: fmt.Sprintf("Your mail said %q but did not answer a game's mail, and you have %d games it could be about. This is one of them: to do it here, reply to this mail with the same line.", r.cmd.String(), len(ids))}
+	}
+	g, err := h.loadGame(ids[0])
+	if err != nil {
+		return err
+	}
+	r.g, r.seat = g, g.seatOf(h.msg.From)
+	return nil
+}
+
+// notDone is what the board says to a command that acts for a seat from a
+// mail without proof of its sender, when n games could be meant.
+func (h *handling) notDone(c mailread.Command, n int) string {
+	what, line, done := fmt.Sprintf("your mail said %q", c.String()), c.String(), "nothing was done"
+	if c.Verb == "move" {
+		what, line, done = "your move "+c.Moves[0], c.Moves[0], "it was not played"
+	}
+	text := fmt.Sprintf("%s, but %s, so %s.", what, h.sender.why, done)
+	if n > 1 {
+		text += fmt.Sprintf(" You have %d games it could be about; this is one of them.", n)
+	}
+	if c.Verb == "move" {
+		return upper(text) + fmt.Sprintf(" To play %s here, reply to this mail with it.", line)
+	}
+	return upper(text) + fmt.Sprintf(" If you sent it, reply to this mail with the same line:\n\n    %s", line)
+}
+
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// sendersGames lists the ids of the sender's games that fit f, oldest
+// first.
+func (h *handling) sendersGames(f *gameFilter) ([]int64, error) {
+	q := `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id WHERE s.address = ? AND s.bot_level = 0 AND g.status IN (` +
+		strings.TrimSuffix(strings.Repeat("?,", len(f.statuses)), ",") + `) ORDER BY g.id`
+	args := []any{strings.ToLower(h.msg.From)}
+	for _, st := range f.statuses {
+		args = append(args, st)
+	}
+	ids, err := column[int64](h.ctx, h.tx, q, args...)
+	if err != nil || !f.toMove {
+		return ids, err
+	}
+	var waiting []int64
+	for _, id := range ids {
+		g, err := h.loadGame(id)
+		if err != nil {
+			return nil, err
+		}
+		if s := g.seatOf(h.msg.From); s > 0 && g.state().ToMove() == s {
+			waiting = append(waiting, id)
+		}
+	}
+	return waiting, nil
+}
+
+// replyPick sends the boards a pickError asks for, within the per-sender
+// limit on error replies (they count as one). Each goes to the seat's
+// address: the From, or the reply token's seat, which findGame checked
+// is the From.
+func (h *handling) replyPick(pe *pickError) error {
+	ok, err := h.allowErrorReply(strings.ToLower(h.msg.From))
+	if err != nil || !ok {
+		return err
+	}
+	for _, id := range pe.ids {
+		g, err := h.loadGame(id)
+		if err != nil {
+			return err
+		}
+		seatNo := g.seatOf(h.msg.From)
+		if g.status == statusInvited {
+			m := h.threadMail(g, seatNo, replyToken{kind: 'i', game: g.id, seat: seatNo})
+			m.Text = pe.why + "\n\nThe invitation: " + g.title() + ". Reply \"accept\" or \"decline\".\n"
+			m.Reply = true
+			h.send(m)
+			continue
+		}
+		m := h.boardMail(g, seatNo, pe.why, "")
+		m.Reply = true
+		h.send(m)
+	}
+	return nil
+}
+
+// replyProof answers a command that acts for its sender, from a mail
+// that does not show it comes from them: to the From alone, with an
+// address token, so that a reply with the same line does it.
+func (h *handling) replyProof(c mailread.Command, ne *proofError) error {
+	ok, err := h.allowErrorReply(strings.ToLower(h.msg.From))
+	if err != nil || !ok {
+		return err
+	}
+	text := fmt.Sprintf("Your mail said %q, but %s, so nothing was done.\n\nIf you sent it, reply to this mail with the same line:\n\n    %s\n", c.String(), ne.why, c.String())
+	m := h.addressMail("icepost: please confirm "+strconv.Quote(c.Verb), wrapLines(text, 76))
+	m.Reply = true
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+// addressMail is a mail to the sender that carries an address token in
+// its reply address and Message-ID.
+func (h *handling) addressMail(subject, text string) *outMail {
+	tok := addressToken(h.s.Secret, h.msg.From)
+	return &outMail{To: h.msg.From, ReplyTo: h.s.plusAddress(tok), Subject: subject, Text: text,
+		MessageID: tok + "." + randomID() + "@" + h.s.domain()}
+}
+
+// replyError tells the player what went wrong, with the board when a game
+// is concerned. It goes to the seat's address when the error concerns a
+// seat (so a forged From is never answered), else to the sender.
+func (h *handling) replyError(line string, ue *userError) error {
+	to := h.msg.From
+	if ue.game != nil && ue.seat > 0 {
+		to = ue.game.seats[ue.seat-1].address
+	}
+	return h.errorReply(to, "about your command "+strconv.Quote(line), ue.msg, ue.game, ue.seat)
+}
+
+// errorReply sends an error reply within the per-sender limit.
+func (h *handling) errorReply(to, subject, text string, g *game, seatNo int) error {
+	ok, err := h.allowErrorReply(strings.ToLower(to))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		h.s.log().Warn("error reply withheld: rate limit", "to", to)
+		return nil
+	}
+	if g != nil {
+		m := h.boardMail(g, seatNo, text, "")
+		m.To = to
+		m.Reply = true
+		h.threadReply(m)
+		h.send(m)
+		return nil
+	}
+	m := &outMail{To: to, Subject: "icepost: " + subject, Text: text + "\n", Reply: true}
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+// threadReply makes m a reply to the mail being handled.
+func (h *handling) threadReply(m *outMail) {
+	if id := h.msg.MessageID; id != "" {
+		m.InReplyTo = id
+		m.References = append(slices.Clone(m.References), id)
+	}
+}

@@ -1,0 +1,108 @@
+package pbem
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"icepost/rules/games"
+)
+
+// The commands that only read: board, history, games, help; and observe,
+// which subscribes its sender to a game's boards.
+
+func (h *handling) board(r *request) error {
+	m := h.boardMail(r.g, r.seat, "The board, as you asked.", "")
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+func (h *handling) history(r *request) error {
+	g := r.g
+	rec := g.record().String()
+	m := h.boardMail(g, r.seat, "The record of the game so far (also attached):\n\n"+rec, "")
+	m.Attachments = []attachment{recordAttachment(g)}
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+// listGames is "games": the sender's games in progress. The mail carries
+// an address token, so that a reply to it acts for the sender (a
+// vacation, a challenge).
+func (h *handling) listGames(*request) error {
+	ids, err := column[int64](h.ctx, h.tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
+		WHERE s.address = ? AND s.bot_level = 0 AND g.status IN ('invited', 'active') ORDER BY g.id`, strings.ToLower(h.msg.From))
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if len(ids) == 0 {
+		b.WriteString("You have no games in progress. Start one with: challenge GAME ADDRESS\n")
+	}
+	for _, id := range ids {
+		g, err := h.loadGame(id)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s: ", g.title())
+		switch {
+		case g.status == statusInvited:
+			b.WriteString("waiting for players to accept\n")
+		case g.state().ToMove() == g.seatOf(h.msg.From):
+			fmt.Fprintf(&b, "your move (move %d)%s\n", g.ply()+1, h.timeLeft(g))
+		default:
+			fmt.Fprintf(&b, "%s to move (move %d)%s\n", g.seats[g.state().ToMove()-1].name, g.ply()+1, h.timeLeft(g))
+		}
+	}
+	m := h.addressMail("icepost: your games", b.String())
+	m.Reply = true
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+func (h *handling) help(r *request) error {
+	text := helpText()
+	if r.tok != nil {
+		if g, err := h.loadGame(r.tok.game); err == nil {
+			text += "\n" + g.play.Rules.Info().Summary
+		}
+	} else {
+		for _, g := range games.All() {
+			text += "\n" + g.Info().Summary
+		}
+	}
+	m := &outMail{To: h.msg.From, Subject: "icepost: help", Text: text, Reply: true}
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+// observe subscribes the sender to every board of a game they do not
+// play in.
+func (h *handling) observe(r *request) error {
+	id := r.cmd.Number
+	g, err := h.loadGame(id)
+	if errors.Is(err, errNoGame) {
+		return userErrorf(nil, "game %d does not exist.", id)
+	}
+	if err != nil {
+		return err
+	}
+	if g.status != statusActive {
+		return userErrorf(nil, "game %d is %s: there is nothing to watch.", id, g.status)
+	}
+	addr := strings.ToLower(h.msg.From)
+	if g.seatOf(addr) > 0 {
+		return userErrorf(nil, "you play in game %d: you get its boards already.", id)
+	}
+	if _, err := h.tx.ExecContext(h.ctx, `INSERT OR IGNORE INTO pbem_observers (game_id, address) VALUES (?, ?)`, id, addr); err != nil {
+		return err
+	}
+	m := h.boardMail(g, 0, "You now follow this game: every board will come to you.", addr)
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
