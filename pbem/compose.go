@@ -3,17 +3,16 @@ package pbem
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"html"
-	"io"
 	"mime"
-	"mime/multipart"
-	"mime/quotedprintable"
-	"net/textproto"
+	"net/mail"
 	"strings"
 	"time"
+
+	"github.com/emersion/go-message"
+	"github.com/emersion/go-message/textproto"
 
 	"icepost/pbem/mailread"
 )
@@ -62,143 +61,219 @@ func randomID() string {
 	return hex.EncodeToString(b[:])
 }
 
-func encodeHeader(s string) string {
-	s = strings.Map(func(r rune) rune {
+const (
+	textType = "text/plain; charset=utf-8"
+	htmlType = "text/html; charset=utf-8"
+	qp       = "quoted-printable"
+)
+
+// bytes renders the mail as RFC 5322 text with CRLF line ends, with
+// go-message's writer:
+//
+//	multipart/mixed                  only with attachments
+//	  multipart/alternative
+//	    text/plain
+//	    text/html                    the text in a <pre>, or
+//	    multipart/related            the mail's own HTML
+//	      text/html
+//	      image/png ...              inline, by Content-ID
+//	  text/plain ...                 attachments, by file name
+//
+// Text goes quoted-printable (lines of at most 76 characters, whatever
+// the text's own), images base64 in lines of 76. An error is a mail that
+// cannot be written (a header go-message refuses): a bug, not something
+// that passes.
+func (m *outMail) bytes() ([]byte, error) {
+	var b bytes.Buffer
+	ct := multipartType("multipart/alternative")
+	if len(m.Attachments) > 0 {
+		ct = multipartType("multipart/mixed")
+	}
+	h, err := m.header(ct)
+	if err != nil {
+		return nil, fmt.Errorf("pbem: composing a mail: %w", err)
+	}
+	w, err := message.CreateWriter(&b, h)
+	if err != nil {
+		return nil, fmt.Errorf("pbem: composing a mail: %w", err)
+	}
+	if len(m.Attachments) == 0 {
+		err = m.writeAlternative(w)
+	} else {
+		err = m.writeMixed(w)
+	}
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("pbem: composing a mail: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// header is the mail's header, contentType its Content-Type.
+func (m *outMail) header(contentType string) (message.Header, error) {
+	from := m.From
+	if m.FromName != "" {
+		from = (&mail.Address{Name: oneLine(m.FromName), Address: m.From}).String()
+	}
+	f := []string{
+		"From", from,
+		"To", m.To,
+	}
+	if m.ReplyTo != "" {
+		f = append(f, "Reply-To", m.ReplyTo)
+	}
+	f = append(f,
+		"Subject", mime.QEncoding.Encode("utf-8", oneLine(m.Subject)),
+		"Date", m.Date.Format(time.RFC1123Z),
+		"Message-ID", "<"+m.MessageID+">")
+	if m.InReplyTo != "" {
+		f = append(f, "In-Reply-To", "<"+m.InReplyTo+">")
+	}
+	if len(m.References) > 0 {
+		f = append(f, "References", "<"+strings.Join(m.References, "> <")+">")
+	}
+	auto := "auto-generated"
+	if m.Reply {
+		auto = "auto-replied"
+	}
+	f = append(f,
+		"Auto-Submitted", auto,
+		mailread.SelfHeader, "1",
+		"MIME-Version", "1.0",
+		"Content-Type", contentType)
+	return newHeader(f...)
+}
+
+// writeMixed writes the text and HTML as the first part of w, a
+// multipart/mixed, and the attachments after them.
+func (m *outMail) writeMixed(w *message.Writer) error {
+	h, err := newHeader("Content-Type", multipartType("multipart/alternative"))
+	if err != nil {
+		return err
+	}
+	alt, err := w.CreatePart(h)
+	if err != nil {
+		return err
+	}
+	if err := m.writeAlternative(alt); err != nil {
+		return err
+	}
+	if err := alt.Close(); err != nil {
+		return err
+	}
+	for _, a := range m.Attachments {
+		if err := writePart(w, a.Data,
+			"Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": a.Name}),
+			"Content-Transfer-Encoding", qp,
+			"Content-Type", a.Type+"; charset=utf-8"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAlternative writes the text and the HTML as parts of w, a
+// multipart/alternative: the HTML is the text in a <pre> unless the mail
+// has its own (writeRelated).
+func (m *outMail) writeAlternative(w *message.Writer) error {
+	if err := writePart(w, []byte(m.Text), "Content-Transfer-Encoding", qp, "Content-Type", textType); err != nil {
+		return err
+	}
+	if m.HTML != "" {
+		return m.writeRelated(w)
+	}
+	pre := "<!DOCTYPE html><html><body><pre style=\"font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 14px; line-height: 1.2\">" +
+		html.EscapeString(m.Text) + "</pre></body></html>\n"
+	return writePart(w, []byte(pre), "Content-Transfer-Encoding", qp, "Content-Type", htmlType)
+}
+
+// writeRelated writes the HTML part and its inline images as one
+// multipart/related part of w (RFC 2387), the HTML first.
+func (m *outMail) writeRelated(w *message.Writer) error {
+	// The type parameter first, as RFC 2387 writes it (go-message would
+	// sort it after the boundary).
+	h, err := newHeader("Content-Type", `multipart/related; type="text/html"; boundary="`+newBoundary()+`"`)
+	if err != nil {
+		return err
+	}
+	rel, err := w.CreatePart(h)
+	if err != nil {
+		return err
+	}
+	if err := writePart(rel, []byte(m.HTML), "Content-Transfer-Encoding", qp, "Content-Type", htmlType); err != nil {
+		return err
+	}
+	for _, img := range m.Inline {
+		if err := writePart(rel, img.Data,
+			"Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": img.Name}),
+			"Content-ID", "<"+img.ContentID+">",
+			"Content-Transfer-Encoding", "base64",
+			"Content-Type", mime.FormatMediaType(img.Type, map[string]string{"name": img.Name})); err != nil {
+			return err
+		}
+	}
+	return rel.Close()
+}
+
+// writePart writes a leaf part of w: the header fields given (name,
+// value, ...) and data, encoded as its Content-Transfer-Encoding says.
+func writePart(w *message.Writer, data []byte, fields ...string) error {
+	h, err := newHeader(fields...)
+	if err != nil {
+		return err
+	}
+	p, err := w.CreatePart(h)
+	if err != nil {
+		return err
+	}
+	if _, err := p.Write(data); err != nil {
+		return err
+	}
+	return p.Close()
+}
+
+// newHeader makes a header of the fields given (name, value, ...), each
+// formatted and checked by go-message (folded at 76 characters where the
+// value has a space to fold at; no line breaks in a value). It keeps
+// their order and the names as given: go-message writes the field added
+// last first, and would write Message-Id for Message-ID.
+func newHeader(fields ...string) (message.Header, error) {
+	var h message.Header
+	for i := len(fields) - 2; i >= 0; i -= 2 {
+		k, v := fields[i], fields[i+1]
+		var one textproto.Header
+		one.Add(k, v)
+		raw, err := one.Raw(k)
+		if err != nil {
+			return message.Header{}, fmt.Errorf("header %s: %w", k, err)
+		}
+		h.AddRaw(append([]byte(k), raw[len(k):]...))
+	}
+	return h, nil
+}
+
+// multipartType is a multipart Content-Type with its boundary: given here,
+// not chosen by go-message, whose writer would then set the field again
+// and so write it first.
+func multipartType(t string) string {
+	return t + `; boundary="` + newBoundary() + `"`
+}
+
+// newBoundary is a random multipart boundary, as mime/multipart makes them.
+func newBoundary() string {
+	var b [30]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// oneLine puts a header text on one line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
 		if r == '\r' || r == '\n' {
 			return ' '
 		}
 		return r
 	}, s)
-	return mime.QEncoding.Encode("utf-8", s)
-}
-
-func writeQP(w *bytes.Buffer, text string) {
-	qp := quotedprintable.NewWriter(w)
-	qp.Write([]byte(strings.ReplaceAll(text, "\n", "\r\n")))
-	qp.Close()
-}
-
-// bytes renders the mail as RFC 5322 text with CRLF line ends.
-func (m *outMail) bytes() []byte {
-	var b bytes.Buffer
-	h := func(k, v string) { fmt.Fprintf(&b, "%s: %s\r\n", k, v) }
-	from := m.From
-	if m.FromName != "" {
-		from = fmt.Sprintf("%s <%s>", encodeHeader(m.FromName), m.From)
-	}
-	h("From", from)
-	h("To", m.To)
-	if m.ReplyTo != "" {
-		h("Reply-To", m.ReplyTo)
-	}
-	h("Subject", encodeHeader(m.Subject))
-	h("Date", m.Date.Format(time.RFC1123Z))
-	h("Message-ID", "<"+m.MessageID+">")
-	if m.InReplyTo != "" {
-		h("In-Reply-To", "<"+m.InReplyTo+">")
-	}
-	if len(m.References) > 0 {
-		refs := make([]string, len(m.References))
-		for i, r := range m.References {
-			refs[i] = "<" + r + ">"
-		}
-		h("References", strings.Join(refs, " "))
-	}
-	if m.Reply {
-		h("Auto-Submitted", "auto-replied")
-	} else {
-		h("Auto-Submitted", "auto-generated")
-	}
-	h(mailread.SelfHeader, "1")
-	h("MIME-Version", "1.0")
-
-	alt := func(w *multipart.Writer) {
-		p, _ := w.CreatePart(textproto.MIMEHeader{
-			"Content-Type":              {"text/plain; charset=utf-8"},
-			"Content-Transfer-Encoding": {"quoted-printable"},
-		})
-		var body bytes.Buffer
-		writeQP(&body, m.Text)
-		p.Write(body.Bytes())
-		if m.HTML != "" {
-			m.writeRelated(w)
-			return
-		}
-		p, _ = w.CreatePart(textproto.MIMEHeader{
-			"Content-Type":              {"text/html; charset=utf-8"},
-			"Content-Transfer-Encoding": {"quoted-printable"},
-		})
-		body.Reset()
-		writeQP(&body, "<!DOCTYPE html><html><body><pre style=\"font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 14px; line-height: 1.2\">"+
-			html.EscapeString(m.Text)+"</pre></body></html>\n")
-		p.Write(body.Bytes())
-	}
-
-	var body bytes.Buffer
-	if len(m.Attachments) == 0 {
-		w := multipart.NewWriter(&body)
-		h("Content-Type", "multipart/alternative; boundary=\""+w.Boundary()+"\"")
-		b.WriteString("\r\n")
-		alt(w)
-		w.Close()
-	} else {
-		mixed := multipart.NewWriter(&body)
-		h("Content-Type", "multipart/mixed; boundary=\""+mixed.Boundary()+"\"")
-		b.WriteString("\r\n")
-		var inner bytes.Buffer
-		aw := multipart.NewWriter(&inner)
-		alt(aw)
-		aw.Close()
-		p, _ := mixed.CreatePart(textproto.MIMEHeader{"Content-Type": {"multipart/alternative; boundary=\"" + aw.Boundary() + "\""}})
-		p.Write(inner.Bytes())
-		for _, a := range m.Attachments {
-			p, _ := mixed.CreatePart(textproto.MIMEHeader{
-				"Content-Type":              {a.Type + "; charset=utf-8"},
-				"Content-Disposition":       {mime.FormatMediaType("attachment", map[string]string{"filename": a.Name})},
-				"Content-Transfer-Encoding": {"quoted-printable"},
-			})
-			var qb bytes.Buffer
-			writeQP(&qb, string(a.Data))
-			p.Write(qb.Bytes())
-		}
-		mixed.Close()
-	}
-	b.Write(body.Bytes())
-	return b.Bytes()
-}
-
-// writeRelated writes the HTML part and its inline images as one
-// multipart/related part of w (RFC 2387), the HTML first.
-func (m *outMail) writeRelated(w *multipart.Writer) {
-	var inner bytes.Buffer
-	rw := multipart.NewWriter(&inner)
-	p, _ := rw.CreatePart(textproto.MIMEHeader{
-		"Content-Type":              {"text/html; charset=utf-8"},
-		"Content-Transfer-Encoding": {"quoted-printable"},
-	})
-	var body bytes.Buffer
-	writeQP(&body, m.HTML)
-	p.Write(body.Bytes())
-	for _, img := range m.Inline {
-		p, _ := rw.CreatePart(textproto.MIMEHeader{
-			"Content-Type":              {mime.FormatMediaType(img.Type, map[string]string{"name": img.Name})},
-			"Content-Disposition":       {mime.FormatMediaType("inline", map[string]string{"filename": img.Name})},
-			"Content-ID":                {"<" + img.ContentID + ">"},
-			"Content-Transfer-Encoding": {"base64"},
-		})
-		writeBase64(p, img.Data)
-	}
-	rw.Close()
-	p, _ = w.CreatePart(textproto.MIMEHeader{"Content-Type": {"multipart/related; type=\"text/html\"; boundary=\"" + rw.Boundary() + "\""}})
-	p.Write(inner.Bytes())
-}
-
-// writeBase64 writes data in base64 in lines of 76 characters.
-func writeBase64(w io.Writer, data []byte) {
-	enc := base64.StdEncoding.EncodeToString(data)
-	for len(enc) > 76 {
-		io.WriteString(w, enc[:76]+"\r\n")
-		enc = enc[76:]
-	}
-	io.WriteString(w, enc+"\r\n")
 }

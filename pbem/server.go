@@ -397,8 +397,12 @@ func (h *handling) send(m *outMail) {
 // flush writes the queued mails to the outbox.
 func (h *handling) flush() error {
 	for _, m := range h.out {
+		raw, err := m.bytes()
+		if err != nil {
+			return err
+		}
 		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_outbox (recipient, message, created_at, next_try_at) VALUES (?, ?, ?, ?)`,
-			m.To, m.bytes(), h.now.Unix(), h.now.Unix()); err != nil {
+			m.To, raw, h.now.Unix(), h.now.Unix()); err != nil {
 			return fmt.Errorf("pbem: outbox: %w", err)
 		}
 	}
