@@ -16,6 +16,7 @@ import (
 
 	"icepost/archive"
 	"icepost/notation"
+	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailtest"
 )
@@ -26,7 +27,7 @@ import (
 type world struct {
 	t     testing.TB
 	ctx   context.Context
-	sys   *mailtest.System
+	sys   *localmail.System
 	srv   *Server
 	d     *Daemon
 	clock *fakeClock
@@ -34,7 +35,7 @@ type world struct {
 
 	imapAddr string
 	// messages lists a user's mails in a folder ("" for INBOX).
-	messages func(ctx context.Context, user, folder string) ([]mailtest.Message, error)
+	messages func(ctx context.Context, user, folder string) ([]localmail.Message, error)
 	// appendInbox puts a mail in a user's INBOX as delivery would.
 	appendInbox func(ctx context.Context, user string, raw []byte) error
 	dovecot     *mailtest.Dovecot
@@ -60,7 +61,7 @@ func newWorld(t testing.TB) *world {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	sys, err := mailtest.Start(ctx, mailtest.Config{Domain: "club.test", Users: worldUsers()})
+	sys, err := localmail.Start(ctx, localmail.Config{Domain: "club.test", Users: worldUsers()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func newDovecotWorld(t testing.TB) *world {
 	dv := mailtest.StartDovecotWith(t, mailtest.DovecotOptions{Users: worldUsers()})
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	sys, err := mailtest.Start(ctx, mailtest.Config{Domain: "club.test", Users: worldUsers(), Deliver: dv.Deliver})
+	sys, err := localmail.Start(ctx, localmail.Config{Domain: "club.test", Users: worldUsers(), Deliver: dv.Deliver})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,9 @@ func (w *world) newDaemon() *Daemon {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { reader.Close() })
-	sender, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: w.sys.SMTPAddr, TLS: mailbox.TLSNone})
+	// The daemon sends as its own account, as the embedded SMTP server
+	// requires.
+	sender, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: w.sys.SMTPAddr, TLS: mailbox.TLSNone, Username: "games", Password: "pw-games"})
 	if err != nil {
 		t.Fatal(err)
 	}

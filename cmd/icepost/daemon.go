@@ -18,8 +18,8 @@ import (
 	"icepost/archive"
 	"icepost/notation"
 	"icepost/pbem"
+	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
-	"icepost/pbem/mailtest"
 )
 
 // archiveAdder puts finished mail games into the archive, inside the
@@ -64,7 +64,7 @@ var embeddedUsers = []string{"games", "ada", "bob", "cy"}
 
 // embedded is the mail system and daemon of `serve` without a config.
 type embedded struct {
-	sys    *mailtest.System
+	sys    *localmail.System
 	db     *sql.DB
 	daemon *pbem.Daemon
 }
@@ -74,7 +74,7 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 	for _, u := range embeddedUsers {
 		users[u] = u
 	}
-	sys, err := mailtest.Start(ctx, mailtest.Config{Domain: "icepost.localhost", Users: users,
+	sys, err := localmail.Start(ctx, localmail.Config{Domain: "icepost.localhost", Users: users,
 		IMAPAddr: freeOr(imapAddr), SMTPAddr: freeOr(smtpAddr)})
 	if err != nil {
 		return nil, err
@@ -103,7 +103,9 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 		db.Close()
 		return nil, err
 	}
-	sender, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone})
+	// The embedded SMTP server takes mail only from a logged-in account,
+	// with that account's address as From: the server's own is games.
+	sender, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone, Username: "games", Password: sys.Password("games")})
 	if err != nil {
 		sys.Stop()
 		db.Close()

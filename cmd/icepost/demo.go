@@ -16,8 +16,8 @@ import (
 
 	gomail "github.com/emersion/go-message/mail"
 
+	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
-	"icepost/pbem/mailtest"
 	"icepost/rules/games"
 )
 
@@ -63,7 +63,7 @@ func cmdDemo(e *env, args []string) int {
 
 type demo struct {
 	e    *env
-	sys  *mailtest.System
+	sys  *localmail.System
 	ctx  context.Context
 	seen map[string]int // mails each player has read
 	rng  *rand.Rand
@@ -148,7 +148,7 @@ func (d *demo) say(from, to, subject, headers, body string) {
 	msg := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: %s\r\nMessage-ID: <demo%d@%s>\r\nDate: %s\r\n%sContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
 		d.sys.Address(from), toAddr(d, to), subject, d.n, d.sys.Domain, time.Now().Format(time.RFC1123Z), headers, strings.ReplaceAll(body, "\n", "\r\n"))
 	fmt.Fprintf(d.e.stdout, "\n>>> %s writes to %s: %q\n", from, toAddr(d, to), strings.SplitN(body, "\n", 2)[0])
-	s, _ := mailbox.NewSender(mailbox.SMTPConfig{Addr: d.sys.SMTPAddr, TLS: mailbox.TLSNone})
+	s, _ := mailbox.NewSender(mailbox.SMTPConfig{Addr: d.sys.SMTPAddr, TLS: mailbox.TLSNone, Username: from, Password: d.sys.Password(from)})
 	if err := s.Send(d.ctx, d.sys.Address(from), []string{toAddr(d, to)}, []byte(msg)); err != nil {
 		fmt.Fprintf(d.e.stderr, "icepost demo: sending: %v\n", err)
 	}

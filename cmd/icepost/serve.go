@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"icepost/pbem"
+	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
-	"icepost/pbem/mailtest"
 )
 
 func cmdServe(e *env, args []string) int {
@@ -107,7 +107,7 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 	return d, func() { sender.Close(); reader.Close(); db.Close() }, nil
 }
 
-func printEmbedded(w io.Writer, sys *mailtest.System, dbPath string) {
+func printEmbedded(w io.Writer, sys *localmail.System, dbPath string) {
 	fmt.Fprintf(w, `icepost is running on its embedded mail system (loopback only; mail is kept in memory).
 
 Connect any mail client:

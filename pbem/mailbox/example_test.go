@@ -6,21 +6,21 @@ import (
 	"strings"
 	"time"
 
+	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
-	"icepost/pbem/mailtest"
 )
 
 // The daemon's loop in miniature, on the embedded mail system: a player's
 // mail goes in over SMTP, the Reader finds it, and files it as done.
 func Example() {
 	ctx := context.Background()
-	sys, err := mailtest.Start(ctx, mailtest.Config{Users: map[string]string{"games": "pw", "alice": "apw"}})
+	sys, err := localmail.Start(ctx, localmail.Config{Users: map[string]string{"games": "pw", "alice": "apw"}})
 	if err != nil {
 		panic(err)
 	}
 	defer sys.Stop()
 
-	sender, _ := mailbox.NewSender(mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone})
+	sender, _ := mailbox.NewSender(mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone, Username: "alice", Password: "apw"})
 	msg := "From: alice@localhost\r\nSubject: Re: board\r\n\r\nc3xe5\r\n"
 	if err := sender.Send(ctx, "alice@localhost", []string{"games+g1@localhost"}, []byte(msg)); err != nil {
 		panic(err)

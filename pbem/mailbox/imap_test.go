@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailtest"
 )
@@ -17,7 +18,7 @@ import (
 type server struct {
 	cfg      mailbox.IMAPConfig
 	deliver  func(t *testing.T, msg []byte)
-	messages func(t *testing.T, folder string) []mailtest.Message
+	messages func(t *testing.T, folder string) []localmail.Message
 	bounce   func(t *testing.T, between func()) // down, between(), up again
 }
 
@@ -30,7 +31,7 @@ func testLogger(t *testing.T) *slog.Logger {
 
 func newMem(t *testing.T, minimal bool) *server {
 	ctx := context.Background()
-	sys, err := mailtest.Start(ctx, mailtest.Config{
+	sys, err := localmail.Start(ctx, localmail.Config{
 		Users:       map[string]string{"games": "pw", "alice": "apw"},
 		MinimalIMAP: minimal,
 	})
@@ -46,7 +47,7 @@ func newMem(t *testing.T, minimal bool) *server {
 				t.Fatal(err)
 			}
 		},
-		messages: func(t *testing.T, folder string) []mailtest.Message {
+		messages: func(t *testing.T, folder string) []localmail.Message {
 			m, err := sys.Messages(ctx, "games", folder)
 			if err != nil {
 				t.Fatal(err)
@@ -76,7 +77,7 @@ func newDovecot(t *testing.T, o mailtest.DovecotOptions) *server {
 				t.Fatal(err)
 			}
 		},
-		messages: func(t *testing.T, folder string) []mailtest.Message {
+		messages: func(t *testing.T, folder string) []localmail.Message {
 			m, err := dv.Messages(ctx, "games", folder)
 			if err != nil {
 				t.Fatal(err)

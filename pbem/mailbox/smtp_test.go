@@ -14,13 +14,13 @@ import (
 
 	"github.com/emersion/go-smtp"
 
+	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
-	"icepost/pbem/mailtest"
 )
 
-func startSystem(t *testing.T) *mailtest.System {
+func startSystem(t *testing.T) *localmail.System {
 	t.Helper()
-	sys, err := mailtest.Start(context.Background(), mailtest.Config{
+	sys, err := localmail.Start(context.Background(), localmail.Config{
 		Domain: "example.org",
 		Users:  map[string]string{"games": "gpw", "alice": "apw", "bob": "bpw"},
 	})
@@ -47,8 +47,8 @@ func TestSendDelivers(t *testing.T) {
 		name string
 		cfg  mailbox.SMTPConfig
 	}{
-		{"anonymous", mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone}},
 		{"auth-plain-on-loopback", mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone, Username: "games", Password: "gpw"}},
+		{"login-with-address", mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone, Username: "games@example.org", Password: "gpw"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSender(t, tc.cfg)
@@ -75,6 +75,15 @@ func TestSendDelivers(t *testing.T) {
 		var se *mailbox.SendError
 		if !errors.As(err, &se) || se.Temporary() || se.Code != 535 {
 			t.Errorf("Send with a wrong password = %v, want a permanent 535", err)
+		}
+	})
+	// The embedded server takes no mail without a login.
+	t.Run("anonymous", func(t *testing.T) {
+		s := newSender(t, mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone})
+		err := s.Send(ctx, "games@example.org", []string{"alice@example.org"}, []byte("From: games@example.org\r\n\r\nx\r\n"))
+		var se *mailbox.SendError
+		if !errors.As(err, &se) || se.Temporary() || se.Code != 530 {
+			t.Errorf("Send without a login = %v, want a permanent 530", err)
 		}
 	})
 }
@@ -146,6 +155,7 @@ func TestSendErrorClasses(t *testing.T) {
 	}{
 		{"unknown-user-550", sys.SMTPAddr, "nobody@example.org", false, 550},
 		{"relay-denied-550", sys.SMTPAddr, "someone@elsewhere.net", false, 550},
+		{"from-not-own-550", sys.SMTPAddr, "alice@example.org", false, 550}, // the message has no From
 		{"data-451", serveSMTP(t, failing{"data", &smtp.SMTPError{Code: 451, Message: "try later"}}, nil, false), "a@b", true, 451},
 		{"mail-421", serveSMTP(t, failing{"mail", &smtp.SMTPError{Code: 421, Message: "busy"}}, nil, false), "a@b", true, 421},
 		{"rcpt-550", serveSMTP(t, failing{"rcpt", &smtp.SMTPError{Code: 550, Message: "no"}}, nil, false), "a@b", false, 550},
@@ -153,7 +163,11 @@ func TestSendErrorClasses(t *testing.T) {
 		{"connection-refused", closedAddr, "a@b", true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSender(t, mailbox.SMTPConfig{Addr: tc.addr, TLS: mailbox.TLSNone})
+			cfg := mailbox.SMTPConfig{Addr: tc.addr, TLS: mailbox.TLSNone}
+			if tc.addr == sys.SMTPAddr { // the embedded server wants a login
+				cfg.Username, cfg.Password = "games", "gpw"
+			}
+			s := newSender(t, cfg)
 			err := s.Send(ctx, "games@example.org", []string{tc.to}, []byte("Subject: x\r\n\r\nx\r\n"))
 			var se *mailbox.SendError
 			if !errors.As(err, &se) {
@@ -166,7 +180,7 @@ func TestSendErrorClasses(t *testing.T) {
 	}
 
 	t.Run("cancelled", func(t *testing.T) {
-		s := newSender(t, mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone})
+		s := newSender(t, mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone, Username: "games", Password: "gpw"})
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
 		err := s.Send(cctx, "games@example.org", []string{"alice@example.org"}, []byte("\r\nx\r\n"))

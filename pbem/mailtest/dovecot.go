@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2/imapclient"
+
+	"icepost/pbem/localmail"
 )
 
 // DovecotUsers are the accounts StartDovecot creates, name to password.
@@ -300,8 +302,8 @@ func (d *Dovecot) Log() string {
 }
 
 // Deliver appends msg to user's INBOX over IMAP, as that user. Its
-// signature fits Config.Deliver, so that the embedded SMTP server can
-// deliver into Dovecot. It is safe for concurrent use.
+// signature fits localmail.Config.Deliver, so that the embedded SMTP
+// server can deliver into Dovecot. It is safe for concurrent use.
 //
 // Deliveries reuse logged-in connections, as a mail server's delivery
 // agent keeps its LMTP connections: a login costs Dovecot about 11 ms
@@ -366,8 +368,39 @@ func (d *Dovecot) dropIdle() {
 
 // Messages returns the messages of user's mailbox (INBOX if ""), oldest
 // first, without changing their flags.
-func (d *Dovecot) Messages(ctx context.Context, user, mailbox string) ([]Message, error) {
-	return listMessages(ctx, d.Addr, user, d.Users[user], mailbox)
+func (d *Dovecot) Messages(ctx context.Context, user, mailbox string) ([]localmail.Message, error) {
+	return localmail.ReadMailbox(ctx, d.Addr, user, d.Users[user], mailbox)
+}
+
+// login opens a clear-text IMAP connection to addr as user.
+func login(ctx context.Context, addr, user, password string) (*imapclient.Client, error) {
+	d := net.Dialer{Timeout: 10 * time.Second}
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	c := imapclient.New(conn, nil)
+	if err := c.Login(user, password).Wait(); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("mailtest: login as %s: %w", user, err)
+	}
+	return c, nil
+}
+
+// appendOn appends msg to mailbox on a logged-in connection.
+func appendOn(c *imapclient.Client, user, mailbox string, msg []byte) error {
+	cmd := c.Append(mailbox, int64(len(msg)), nil)
+	if _, err := cmd.Write(msg); err != nil {
+		cmd.Close()
+		return err
+	}
+	if err := cmd.Close(); err != nil {
+		return err
+	}
+	if _, err := cmd.Wait(); err != nil {
+		return fmt.Errorf("mailtest: append to %s's %s: %w", user, mailbox, err)
+	}
+	return nil
 }
 
 // CPUTime returns the processor time Dovecot has used so far, user and

@@ -1,11 +1,10 @@
-package mailtest
+package localmail
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
-	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 )
 
@@ -31,7 +29,8 @@ type Config struct {
 	// free port; System has the real addresses).
 	IMAPAddr, SMTPAddr string
 	// Deliver, when set, replaces delivery into the in-memory mailboxes
-	// (for example with Dovecot.Deliver), and no IMAP server is started.
+	// (for example with a test's Dovecot, mailtest.Dovecot.Deliver), and
+	// no IMAP server is started.
 	Deliver func(ctx context.Context, user string, msg []byte) error
 	// MinimalIMAP makes the IMAP server advertise bare IMAP4rev1 (IDLE but
 	// no MOVE, no UIDPLUS), to exercise clients' fallbacks.
@@ -47,8 +46,8 @@ type System struct {
 	Domain string
 	// IMAPAddr is the IMAP server's host:port, empty with Config.Deliver.
 	IMAPAddr string
-	// SMTPAddr is the SMTP server's host:port (no TLS, AUTH PLAIN
-	// optional).
+	// SMTPAddr is the SMTP server's host:port (no TLS; AUTH PLAIN
+	// required, and a From of the account's own address).
 	SMTPAddr string
 
 	cfg   Config
@@ -131,7 +130,7 @@ func (s *System) startIMAP(addr string) error {
 	})
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("mailtest: IMAP listen: %w", err)
+		return fmt.Errorf("localmail: IMAP listen: %w", err)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -174,25 +173,6 @@ func (s *System) account(login string) (string, bool) {
 	user = strings.ToLower(user)
 	_, ok := s.cfg.Users[user]
 	return user, ok
-}
-
-func (s *System) startSMTP() error {
-	srv := smtp.NewServer(&backend{s})
-	srv.Domain = s.cfg.Domain
-	srv.AllowInsecureAuth = true // loopback only
-	srv.MaxMessageBytes = 16 << 20
-	srv.MaxRecipients = 100
-	srv.ReadTimeout = time.Minute
-	srv.WriteTimeout = time.Minute
-	srv.ErrorLog = logAdapter{s.cfg.Logger.With("server", "smtp")}
-	ln, err := net.Listen("tcp", s.cfg.SMTPAddr)
-	if err != nil {
-		return fmt.Errorf("mailtest: SMTP listen: %w", err)
-	}
-	s.smtp = srv
-	s.SMTPAddr = ln.Addr().String()
-	go srv.Serve(ln)
-	return nil
 }
 
 // Stop closes both servers and their connections. The mailboxes' content
@@ -243,7 +223,7 @@ func (s *System) ResumeIMAP() error {
 	addr := s.IMAPAddr
 	s.mu.Unlock()
 	if running || stopped || s.cfg.Deliver != nil {
-		return errors.New("mailtest: IMAP server is running, stopped for good, or not used")
+		return errors.New("localmail: IMAP server is running, stopped for good, or not used")
 	}
 	// The old port may linger in TIME_WAIT for a moment.
 	var err error
@@ -273,7 +253,7 @@ func (s *System) Append(ctx context.Context, user, mailbox string, msg []byte) e
 	}
 	u := s.users[user]
 	if u == nil {
-		return fmt.Errorf("mailtest: no user %q", user)
+		return fmt.Errorf("localmail: no user %q", user)
 	}
 	_, err := u.Append(mailbox, bytes.NewReader(msg), &imap.AppendOptions{Time: time.Now()})
 	return err
@@ -293,9 +273,9 @@ func (s *System) Messages(ctx context.Context, user, mailbox string) ([]Message,
 	addr := s.IMAPAddr
 	s.mu.Unlock()
 	if addr == "" {
-		return nil, errors.New("mailtest: no IMAP server (Config.Deliver is set)")
+		return nil, errors.New("localmail: no IMAP server (Config.Deliver is set)")
 	}
-	return listMessages(ctx, addr, user, s.cfg.Users[user], mailbox)
+	return ReadMailbox(ctx, addr, user, s.cfg.Users[user], mailbox)
 }
 
 // login opens a clear-text IMAP connection to addr as user.
@@ -308,12 +288,16 @@ func login(ctx context.Context, addr, user, password string) (*imapclient.Client
 	c := imapclient.New(conn, nil)
 	if err := c.Login(user, password).Wait(); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("mailtest: login as %s: %w", user, err)
+		return nil, fmt.Errorf("localmail: login as %s: %w", user, err)
 	}
 	return c, nil
 }
 
-func listMessages(ctx context.Context, addr, user, password, mailbox string) ([]Message, error) {
+// ReadMailbox logs in to the IMAP server at addr (clear text: loopback
+// only) as user and returns the messages of mailbox (INBOX if ""), oldest
+// first, without changing their flags. It works with any IMAP server:
+// tests read a Dovecot's mailboxes with it too.
+func ReadMailbox(ctx context.Context, addr, user, password, mailbox string) ([]Message, error) {
 	if mailbox == "" {
 		mailbox = "INBOX"
 	}
@@ -326,7 +310,7 @@ func listMessages(ctx context.Context, addr, user, password, mailbox string) ([]
 	defer stop()
 	sel, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
 	if err != nil {
-		return nil, fmt.Errorf("mailtest: select %s: %w", mailbox, err)
+		return nil, fmt.Errorf("localmail: select %s: %w", mailbox, err)
 	}
 	if sel.NumMessages == 0 {
 		return nil, nil
@@ -336,7 +320,7 @@ func listMessages(ctx context.Context, addr, user, password, mailbox string) ([]
 		UID: true, Flags: true, BodySection: []*imap.FetchItemBodySection{section},
 	}).Collect()
 	if err != nil {
-		return nil, fmt.Errorf("mailtest: fetch %s: %w", mailbox, err)
+		return nil, fmt.Errorf("localmail: fetch %s: %w", mailbox, err)
 	}
 	var out []Message
 	for _, b := range bufs {
@@ -349,103 +333,3 @@ func listMessages(ctx context.Context, addr, user, password, mailbox string) ([]
 	c.Logout().Wait()
 	return out, nil
 }
-
-// appendOn appends msg to mailbox on a logged-in connection.
-func appendOn(c *imapclient.Client, user, mailbox string, msg []byte) error {
-	cmd := c.Append(mailbox, int64(len(msg)), nil)
-	if _, err := cmd.Write(msg); err != nil {
-		cmd.Close()
-		return err
-	}
-	if err := cmd.Close(); err != nil {
-		return err
-	}
-	if _, err := cmd.Wait(); err != nil {
-		return fmt.Errorf("mailtest: append to %s's %s: %w", user, mailbox, err)
-	}
-	return nil
-}
-
-// backend is the SMTP side: it accepts mail for local users and delivers
-// it into their INBOX.
-type backend struct{ s *System }
-
-func (b *backend) NewSession(*smtp.Conn) (smtp.Session, error) {
-	return &session{s: b.s}, nil
-}
-
-type session struct {
-	s     *System
-	from  string
-	rcpts []string // local user names, deduplicated
-}
-
-func (se *session) AuthMechanisms() []string { return []string{sasl.Plain} }
-
-func (se *session) Auth(mech string) (sasl.Server, error) {
-	return sasl.NewPlainServer(func(identity, username, password string) error {
-		user, ok := se.s.account(username)
-		if !ok || se.s.cfg.Users[user] != password || (identity != "" && identity != username) {
-			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Invalid credentials"}
-		}
-		return nil
-	}), nil
-}
-
-func (se *session) Mail(from string, _ *smtp.MailOptions) error {
-	se.from = from
-	return nil
-}
-
-// LocalUser returns the account that address reaches on domain: the local
-// part without any "+tag", in lower case (account names are lower case).
-// It reports false for another domain.
-func LocalUser(address, domain string) (string, bool) {
-	i := strings.LastIndexByte(address, '@')
-	if i < 0 || !strings.EqualFold(address[i+1:], domain) {
-		return "", false
-	}
-	user, _, _ := strings.Cut(address[:i], "+")
-	return strings.ToLower(user), user != ""
-}
-
-func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	user, ok := LocalUser(to, se.s.Domain)
-	if !ok {
-		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Relaying denied: not a local domain"}
-	}
-	if _, ok := se.s.cfg.Users[user]; !ok {
-		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user"}
-	}
-	for _, r := range se.rcpts {
-		if r == user {
-			return nil
-		}
-	}
-	se.rcpts = append(se.rcpts, user)
-	return nil
-}
-
-func (se *session) Data(r io.Reader) error {
-	body, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	msg := append([]byte("Return-Path: <"+se.from+">\r\n"), body...)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	for _, user := range se.rcpts {
-		if err := se.s.Append(ctx, user, "", msg); err != nil {
-			se.s.cfg.Logger.Error("delivery failed", "user", user, "err", err)
-			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Delivery failed, try again later"}
-		}
-	}
-	return nil
-}
-
-func (se *session) Reset() {
-	se.from = ""
-	se.rcpts = nil
-}
-
-func (se *session) Logout() error { return nil }

@@ -1,0 +1,161 @@
+package localmail
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+)
+
+func (s *System) startSMTP() error {
+	srv := smtp.NewServer(&backend{s})
+	srv.Domain = s.cfg.Domain
+	srv.AllowInsecureAuth = true // loopback only
+	srv.MaxMessageBytes = 16 << 20
+	srv.MaxRecipients = 100
+	srv.ReadTimeout = time.Minute
+	srv.WriteTimeout = time.Minute
+	srv.ErrorLog = logAdapter{s.cfg.Logger.With("server", "smtp")}
+	ln, err := net.Listen("tcp", s.cfg.SMTPAddr)
+	if err != nil {
+		return fmt.Errorf("localmail: SMTP listen: %w", err)
+	}
+	s.smtp = srv
+	s.SMTPAddr = ln.Addr().String()
+	go srv.Serve(ln)
+	return nil
+}
+
+// backend is the SMTP side: it takes mail from a logged-in account, with
+// that account's address as From, for local users, and delivers it into
+// their INBOX.
+type backend struct{ s *System }
+
+func (b *backend) NewSession(*smtp.Conn) (smtp.Session, error) {
+	return &session{s: b.s}, nil
+}
+
+type session struct {
+	s     *System
+	user  string // the account logged in; "" before AUTH
+	from  string
+	rcpts []string // local user names, deduplicated
+}
+
+func (se *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+func (se *session) Auth(mech string) (sasl.Server, error) {
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		user, ok := se.s.account(username)
+		if !ok || se.s.cfg.Users[user] != password || (identity != "" && identity != username) {
+			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Invalid credentials"}
+		}
+		se.user = user
+		return nil
+	}), nil
+}
+
+// Mail starts a transaction, for a logged-in account only: without a
+// login anyone on the machine could write as anyone.
+func (se *session) Mail(from string, _ *smtp.MailOptions) error {
+	if se.user == "" {
+		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0},
+			Message: "Authentication required: log in with your account's name and password"}
+	}
+	se.from = from
+	return nil
+}
+
+// LocalUser returns the account that address reaches on domain: the local
+// part without any "+tag", in lower case (account names are lower case).
+// It reports false for another domain.
+func LocalUser(address, domain string) (string, bool) {
+	i := strings.LastIndexByte(address, '@')
+	if i < 0 || !strings.EqualFold(address[i+1:], domain) {
+		return "", false
+	}
+	user, _, _ := strings.Cut(address[:i], "+")
+	return strings.ToLower(user), user != ""
+}
+
+func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	user, ok := LocalUser(to, se.s.Domain)
+	if !ok {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Relaying denied: not a local domain"}
+	}
+	if _, ok := se.s.cfg.Users[user]; !ok {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user"}
+	}
+	for _, r := range se.rcpts {
+		if r == user {
+			return nil
+		}
+	}
+	se.rcpts = append(se.rcpts, user)
+	return nil
+}
+
+func (se *session) Data(r io.Reader) error {
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	if own := se.s.Address(se.user); !ownFrom(body, own) {
+		se.s.cfg.Logger.Info("refused a mail: its From is not the account's address", "account", se.user)
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
+			Message: "From must be one address, your own: " + own}
+	}
+	msg := append([]byte("Return-Path: <"+se.from+">\r\n"), body...)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, user := range se.rcpts {
+		if err := se.s.Append(ctx, user, "", msg); err != nil {
+			se.s.cfg.Logger.Error("delivery failed", "user", user, "err", err)
+			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Delivery failed, try again later"}
+		}
+	}
+	return nil
+}
+
+// ownFrom reports whether msg's header has one From field holding one
+// address, own (case aside), and no display name that reads as another
+// address: a reader's client may show only the name, so
+// `"ada@example.org" <bob@example.org>` would pass for ada. The address
+// must be exactly own, without a "+tag": the daemon decides who may act by
+// the From address, and so must a player who reads it.
+func ownFrom(msg []byte, own string) bool {
+	m, err := mail.ReadMessage(bytes.NewReader(msg))
+	if err != nil {
+		return false
+	}
+	fields := m.Header["From"]
+	if len(fields) != 1 {
+		return false
+	}
+	p := mail.AddressParser{WordDecoder: &mime.WordDecoder{CharsetReader: rawCharset}}
+	list, err := p.ParseList(fields[0])
+	if err != nil || len(list) != 1 || !strings.EqualFold(list[0].Address, own) {
+		return false
+	}
+	name := strings.TrimSpace(list[0].Name)
+	return !strings.ContainsAny(name, "@\uFF20\uFE6B") || strings.EqualFold(name, own)
+}
+
+// rawCharset lets a display name in any charset through undecoded: ownFrom
+// only looks for an at sign in it, which ASCII-compatible charsets share.
+func rawCharset(_ string, input io.Reader) (io.Reader, error) { return input, nil }
+
+func (se *session) Reset() {
+	se.from = ""
+	se.rcpts = nil
+}
+
+func (se *session) Logout() error { return nil }
