@@ -1,12 +1,12 @@
 package pbem
 
 import (
-	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"icepost/pbem/mailgames"
 )
 
 // Deadlines are the operator's settings for time controls, vacations and
@@ -68,22 +68,14 @@ func (d Deadlines) Check() error {
 	return nil
 }
 
-// clock is the state of a game's clock for the player to move.
+// clock is the clock of a game's player to move (mailgames.Clock, where
+// the clock rule is) with the notices the daemon has sent this turn.
 type clock struct {
-	limit  time.Duration // 0: no time control
-	used   time.Duration
-	notice int  // 1: reminder sent, 2: last warning sent (this turn)
-	paused bool // the mover is on vacation now
+	mailgames.Clock
+	notice int // 1: reminder sent, 2: last warning sent (this turn)
 }
 
-func (c clock) left() time.Duration { return max(c.limit-c.used, 0) }
-
 // clockOf reads the clock of an active game for its player to move.
-//
-// The clock rule: the mover has used the time since their turn began,
-// less every pause that overlaps it — the daemon's outages and the
-// mover's own vacations (overlapping pauses count once). Nothing is
-// counted down in place, so restarts and late ticks change nothing.
 func (h *handling) clockOf(g *game) (clock, error) {
 	var c clock
 	var days int
@@ -95,63 +87,10 @@ func (h *handling) clockOf(g *game) (clock, error) {
 	if days <= 0 || g.status != statusActive {
 		return clock{}, nil
 	}
-	c.limit = time.Duration(days) * 24 * time.Hour
 	mover := g.seats[g.state().ToMove()-1].address
-	now := h.now.Unix()
-	pauses, err := pausesFor(h.ctx, h.tx, mover, start, now)
-	if err != nil {
-		return c, err
-	}
-	for _, p := range pauses {
-		if p[0] <= now && now < p[1] && p[2] == 1 {
-			c.paused = true
-		}
-	}
-	c.used = max(time.Duration(now-start-merged(pauses, start, now))*time.Second, 0)
-	return c, nil
-}
-
-// pausesFor lists the pauses of address's clock that overlap [from, to):
-// outages and their vacations, as {start, end, isVacation}.
-func pausesFor(ctx context.Context, q querier, address string, from, to int64) ([][3]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT starts_at, ends_at, 0 FROM pbem_outages WHERE ends_at > ? AND starts_at < ?
-		UNION ALL SELECT starts_at, ends_at, 1 FROM pbem_vacations WHERE address = ? AND ends_at > ? AND starts_at < ?`,
-		from, to, strings.ToLower(address), from, to)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out [][3]int64
-	for rows.Next() {
-		var p [3]int64
-		if err := rows.Scan(&p[0], &p[1], &p[2]); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
-
-// merged is how many seconds of [from, to) the intervals cover.
-func merged(ivs [][3]int64, from, to int64) int64 {
-	var clipped [][2]int64
-	for _, iv := range ivs {
-		a, b := max(iv[0], from), min(iv[1], to)
-		if a < b {
-			clipped = append(clipped, [2]int64{a, b})
-		}
-	}
-	slices.SortFunc(clipped, func(x, y [2]int64) int { return int(x[0] - y[0]) })
-	var total, end int64
-	end = from
-	for _, iv := range clipped {
-		a := max(iv[0], end)
-		if iv[1] > a {
-			total += iv[1] - a
-			end = iv[1]
-		}
-	}
-	return total
+	var err error
+	c.Clock, err = mailgames.ClockAt(h.ctx, h.tx, mover, days, time.Unix(start, 0), h.now)
+	return c, err
 }
 
 // turnChanged starts the clock of the player to move when the game has
@@ -192,15 +131,15 @@ func (h *handling) clockLine(g *game, seatNo int) string {
 		return ""
 	}
 	c, err := h.clockOf(g)
-	if err != nil || c.limit == 0 {
+	if err != nil || c.Limit == 0 {
 		return ""
 	}
 	who := "the player to move has"
 	if seatNo > 0 && g.state().ToMove() == seatNo {
 		who = "you have"
 	}
-	s := fmt.Sprintf("Time control: %s per move; %s %s left.", span(c.limit), who, span(c.left()))
-	if c.paused {
+	s := fmt.Sprintf("Time control: %s per move; %s %s left.", span(c.Limit), who, span(c.Left()))
+	if c.Paused {
 		s += " (The clock is paused: the player to move is on vacation.)"
 	}
 	return s + "\n"
@@ -210,10 +149,10 @@ func (h *handling) clockLine(g *game, seatNo int) string {
 // without one.
 func (h *handling) timeLeft(g *game) string {
 	c, err := h.clockOf(g)
-	if err != nil || c.limit == 0 {
+	if err != nil || c.Limit == 0 {
 		return ""
 	}
-	return ", " + span(c.left()) + " left"
+	return ", " + span(c.Left()) + " left"
 }
 
 // span writes a duration for people: "2 days 3 hours", "5 hours", "40 minutes".

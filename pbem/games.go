@@ -1,22 +1,21 @@
 package pbem
 
 import (
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
 	"icepost/notation"
+	"icepost/pbem/mailgames"
 	"icepost/rules"
 )
 
 // Game statuses.
 const (
-	statusInvited   = "invited"
-	statusActive    = "active"
-	statusFinished  = "finished"
-	statusDeclined  = "declined"
-	statusCancelled = "cancelled"
+	statusInvited   = mailgames.Invited
+	statusActive    = mailgames.Active
+	statusFinished  = mailgames.Finished
+	statusDeclined  = mailgames.Declined
+	statusCancelled = mailgames.Cancelled
 )
 
 // seat is one player of a game by mail.
@@ -42,32 +41,20 @@ type game struct {
 	conds map[int][]chain
 }
 
-var errNoGame = errors.New("no such game")
+var errNoGame = mailgames.ErrNoGame
 
+// loadGame reads a game and replays its record (mailgames.Load, the
+// read model's loading), with its observers and conditional moves.
 func (h *handling) loadGame(id int64) (*game, error) {
-	g := &game{id: id}
-	var text string
-	err := h.tx.QueryRowContext(h.ctx, `SELECT status, record, draw_offers FROM pbem_games WHERE id = ?`, id).Scan(&g.status, &text, &g.drawOffers)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, errNoGame
-	}
+	st, err := mailgames.Load(h.ctx, h.tx, id)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := h.tx.QueryContext(h.ctx, `SELECT address, name, accepted, bot_level FROM pbem_seats WHERE game_id = ? ORDER BY seat`, id)
-	if err != nil {
-		return nil, err
+	g := &game{id: id, status: st.Status, drawOffers: st.DrawOffers, play: st.Play}
+	for _, s := range st.Seats {
+		g.seats = append(g.seats, seat{address: s.Address, name: s.Name, accepted: s.Accepted, bot: s.Bot})
 	}
-	for rows.Next() {
-		var st seat
-		if err := rows.Scan(&st.address, &st.name, &st.accepted, &st.bot); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		g.seats = append(g.seats, st)
-	}
-	rows.Close()
-	rows, err = h.tx.QueryContext(h.ctx, `SELECT address FROM pbem_observers WHERE game_id = ? ORDER BY address`, id)
+	rows, err := h.tx.QueryContext(h.ctx, `SELECT address FROM pbem_observers WHERE game_id = ? ORDER BY address`, id)
 	if err != nil {
 		return nil, err
 	}
@@ -80,13 +67,6 @@ func (h *handling) loadGame(id int64) (*game, error) {
 		g.observers = append(g.observers, a)
 	}
 	rows.Close()
-	games, errs := notation.Check(fmt.Sprintf("game %d", id), []byte(text))
-	if len(errs) > 0 || len(games) != 1 {
-		// The rules changed under a stored game: say so in the log and
-		// treat it as an internal error, never as the player's fault.
-		return nil, fmt.Errorf("game %d: the stored record no longer replays: %v", id, errs.Err())
-	}
-	g.play = games[0]
 	if err := h.loadConditions(g); err != nil {
 		return nil, err
 	}

@@ -6,17 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"icepost/notation"
 )
 
-// The operator's view: what `icepost games` and `icepost players` show
-// and do. Changes go through the database and the outbox, so a running
-// daemon sends the mails they queue.
-
-// ErrNoGame is returned for a game id that does not exist.
-var ErrNoGame = errNoGame
+// The operator's view: what `icepost games` and `icepost players` do
+// and what `icepost players` shows (the games are listed and shown by
+// the read model, pbem/mailgames). Changes go through the database and
+// the outbox, so a running daemon sends the mails they queue.
 
 // ErrRefused wraps the operator's requests that do not apply to a game
 // (cancelling a finished game, a result marker that is not one).
@@ -36,51 +33,6 @@ func StoredIdentity(ctx context.Context, db *sql.DB) (address string, secret []b
 	return address, secret, err
 }
 
-// GameInfo is one game as the operator lists it.
-type GameInfo struct {
-	ID       int64
-	Game     string
-	Status   string
-	Players  []string // addresses, seat order
-	ToMove   string   // the address to move; "" unless active
-	Ply      int
-	Days     int           // days per move; 0: no time control
-	Left     time.Duration // the mover's time left, with Days
-	Paused   bool          // the mover is on vacation
-	Record   string
-	Position string // the board after the last move, from seat 1's side
-}
-
-// Games lists every game, newest first.
-func (s *Server) Games(ctx context.Context) ([]GameInfo, error) {
-	var out []GameInfo
-	err := s.read(ctx, func(h *handling) error {
-		ids, err := column[int64](ctx, h.tx, `SELECT id FROM pbem_games ORDER BY id DESC`)
-		if err != nil {
-			return err
-		}
-		for _, id := range ids {
-			gi, err := h.gameInfo(id)
-			if err != nil {
-				return err
-			}
-			out = append(out, gi)
-		}
-		return nil
-	})
-	return out, err
-}
-
-// Game describes one game, with its record and board.
-func (s *Server) Game(ctx context.Context, id int64) (GameInfo, error) {
-	var gi GameInfo
-	err := s.read(ctx, func(h *handling) (err error) {
-		gi, err = h.gameInfo(id)
-		return err
-	})
-	return gi, err
-}
-
 // read runs fn in a transaction that is never committed.
 func (s *Server) read(ctx context.Context, fn func(h *handling) error) error {
 	tx, err := s.DB.BeginTx(ctx, nil)
@@ -91,31 +43,9 @@ func (s *Server) read(ctx context.Context, fn func(h *handling) error) error {
 	return fn(s.newHandling(ctx, tx))
 }
 
-func (h *handling) gameInfo(id int64) (GameInfo, error) {
-	g, err := h.loadGame(id)
-	if err != nil {
-		return GameInfo{}, err
-	}
-	gi := GameInfo{ID: id, Game: g.gameName(), Status: g.status, Ply: g.ply(), Record: g.record().String(), Position: g.state().Board(1)}
-	for _, st := range g.seats {
-		gi.Players = append(gi.Players, st.address)
-	}
-	if err := h.tx.QueryRowContext(h.ctx, `SELECT days_per_move FROM pbem_games WHERE id = ?`, id).Scan(&gi.Days); err != nil {
-		return gi, err
-	}
-	if g.status == statusActive {
-		gi.ToMove = g.seats[g.state().ToMove()-1].address
-		c, err := h.clockOf(g)
-		if err != nil {
-			return gi, err
-		}
-		gi.Left, gi.Paused = c.left(), c.paused
-	}
-	return gi, nil
-}
-
 // CancelGame ends an invited or active game without a result; its
-// players are told by mail. Cancelled games are not archived.
+// players are told by mail. A game that does not exist is
+// mailgames.ErrNoGame. Cancelled games are not archived.
 func (s *Server) CancelGame(ctx context.Context, id int64) error {
 	_, err := s.act(ctx, func(h *handling) (string, error) {
 		g, err := h.loadGame(id)

@@ -168,25 +168,25 @@ func (h *handling) checkClock(id int64) (string, error) {
 		return "", err
 	}
 	c, err := h.clockOf(g)
-	if err != nil || c.limit == 0 {
+	if err != nil || c.Limit == 0 {
 		return "", err
 	}
 	d := h.s.Deadlines
 	moverSeat := g.state().ToMove()
 	mover := g.seats[moverSeat-1].name
 	switch {
-	case c.used >= c.limit:
-		return fmt.Sprintf("game %d: %s lost on time", g.id, mover), h.forfeit(g, moverSeat, c.limit)
-	case c.paused:
+	case c.Used >= c.Limit:
+		return fmt.Sprintf("game %d: %s lost on time", g.id, mover), h.forfeit(g, moverSeat, c.Limit)
+	case c.Paused:
 		return "", nil
-	case c.notice < 2 && float64(c.used) >= d.warnAt()*float64(c.limit):
+	case c.notice < 2 && float64(c.Used) >= d.warnAt()*float64(c.Limit):
 		m := h.boardMail(g, moverSeat, fmt.Sprintf("LAST WARNING: %s left for your move in this game, until %s. If no move comes by then, you lose the game on time.",
-			span(c.left()), when(h.now.Add(c.left()))), "")
+			span(c.Left()), when(h.now.Add(c.Left()))), "")
 		h.send(m)
 		return fmt.Sprintf("game %d: last warning to %s", g.id, mover), h.setNotice(g.id, 2)
-	case c.notice < 1 && float64(c.used) >= d.remindAt()*float64(c.limit):
+	case c.notice < 1 && float64(c.Used) >= d.remindAt()*float64(c.Limit):
 		m := h.boardMail(g, moverSeat, fmt.Sprintf("Reminder: it is your move, and %s of your %s for it are left (until %s).",
-			span(c.left()), span(c.limit), when(h.now.Add(c.left()))), "")
+			span(c.Left()), span(c.Limit), when(h.now.Add(c.Left()))), "")
 		h.send(m)
 		return fmt.Sprintf("game %d: reminder to %s", g.id, mover), h.setNotice(g.id, 1)
 	}
@@ -238,8 +238,8 @@ func (h *handling) digest(addr string) (string, error) {
 		fmt.Fprintf(&b, "%s: your move (move %d)", g.title(), g.ply()+1)
 		if c, err := h.clockOf(g); err != nil {
 			return "", err
-		} else if c.limit > 0 {
-			fmt.Fprintf(&b, ", %s left", span(c.left()))
+		} else if c.Limit > 0 {
+			fmt.Fprintf(&b, ", %s left", span(c.Left()))
 		}
 		b.WriteString("\n")
 	}

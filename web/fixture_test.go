@@ -16,6 +16,7 @@ import (
 	"icepost/archive"
 	"icepost/notation"
 	"icepost/pbem"
+	"icepost/pbem/mailgames"
 	"icepost/rules"
 	"icepost/rules/games"
 )
@@ -114,6 +115,7 @@ func clubArchive(t testing.TB, n int) (*archive.Archive, string) {
 type mailGames struct {
 	db   *sql.DB
 	srv  *pbem.Server
+	read *mailgames.Reader
 	path string
 	n    int
 }
@@ -136,7 +138,7 @@ func newMailGames(t testing.TB) *mailGames {
 		t.Fatal(err)
 	}
 	srv := &pbem.Server{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-web-test"), AuthServID: "mx.club.test"}
-	m := &mailGames{db: db, srv: srv, path: path}
+	m := &mailGames{db: db, srv: srv, read: &mailgames.Reader{DB: db}, path: path}
 	m.mail(t, "ada", "challenge icesickle days=3 bob@club.test")
 	m.mail(t, "bob", "accept")
 	m.mail(t, "cy", "challenge pikemen ada@club.test")
@@ -165,7 +167,7 @@ func (m *mailGames) mail(t testing.TB, who, body string) {
 // to move.
 func (m *mailGames) move(t testing.TB, id int64) string {
 	t.Helper()
-	gi, err := m.srv.Game(context.Background(), id)
+	gi, err := m.read.Game(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +179,7 @@ func (m *mailGames) move(t testing.TB, id int64) string {
 	tok := s.FormatMove(s.Moves(nil)[0])
 	who, _, _ := strings.Cut(gi.ToMove, "@")
 	m.mail(t, who, tok)
-	after, err := m.srv.Game(context.Background(), id)
+	after, err := m.read.Game(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,14 +194,14 @@ func (m *mailGames) move(t testing.TB, id int64) string {
 func newTestSite(t testing.TB, n int, mail *mailGames) (*httptest.Server, *Site, *archive.Archive) {
 	t.Helper()
 	a, _ := clubArchive(t, n)
-	var ms *pbem.Server
+	var ms MailGames
 	if mail != nil {
 		ro, err := sql.Open("sqlite3", "file:"+mail.path+"?mode=ro&_txlock=deferred&_busy_timeout=10000")
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { ro.Close() })
-		ms = &pbem.Server{DB: ro}
+		ms = &mailgames.Reader{DB: ro}
 	}
 	site, err := New(a, ms, nil)
 	if err != nil {

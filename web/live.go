@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"icepost/pbem"
+	"icepost/pbem/mailgames"
 	"icepost/rules"
 )
 
@@ -58,7 +58,7 @@ func (s *Site) livePage(w http.ResponseWriter, r *http.Request) error {
 	}
 	lp := livePage{HasMail: s.mail != nil}
 	if s.mail != nil {
-		gis, err := s.mail.ActiveGames(r.Context())
+		gis, err := s.mail.Active(r.Context())
 		if err != nil {
 			return err
 		}
@@ -75,7 +75,7 @@ func (s *Site) livePage(w http.ResponseWriter, r *http.Request) error {
 	return s.ok(w, r, "live", "Games by mail", lp)
 }
 
-func liveInfoOf(gi pbem.GameInfo, names []string) liveInfo {
+func liveInfoOf(gi mailgames.Game, names []string) liveInfo {
 	li := liveInfo{ID: gi.ID, Status: gi.Status, Paused: gi.Paused, Days: gi.Days}
 	for i, a := range gi.Players {
 		if gi.ToMove != "" && a == gi.ToMove {
@@ -88,7 +88,7 @@ func liveInfoOf(gi pbem.GameInfo, names []string) liveInfo {
 	return li
 }
 
-func liveCardOf(gi pbem.GameInfo) (liveCard, error) {
+func liveCardOf(gi mailgames.Game) (liveCard, error) {
 	g, err := replay([]byte(gi.Record))
 	if err != nil {
 		return liveCard{}, err
@@ -221,7 +221,7 @@ func (h *liveHub) poll() {
 	defer t.Stop()
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		rev, err := h.site.mail.GamesRevision(ctx)
+		rev, err := h.site.mail.Revision(ctx)
 		cancel()
 		h.mu.Lock()
 		if err != nil {

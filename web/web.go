@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"icepost/archive"
-	"icepost/pbem"
+	"icepost/pbem/mailgames"
 	"icepost/rules/games"
 )
 
@@ -39,11 +39,22 @@ var templateFiles embed.FS
 //go:embed static
 var staticFiles embed.FS
 
+// MailGames is what the site reads of a mail daemon's games; a
+// *mailgames.Reader on a read-only connection is one.
+type MailGames interface {
+	// Active lists the games in progress, newest first.
+	Active(ctx context.Context) ([]mailgames.Game, error)
+	// Game is one game; mailgames.ErrNoGame when there is none.
+	Game(ctx context.Context, id int64) (mailgames.Game, error)
+	// Revision changes whenever a game does.
+	Revision(ctx context.Context) (string, error)
+}
+
 // Site is the web site over one archive and, optionally, one mail
 // daemon's games.
 type Site struct {
 	archive *archive.Archive
-	mail    *pbem.Server // nil: no games by mail
+	mail    MailGames // nil: no games by mail
 	log     *slog.Logger
 	pages   map[string]*template.Template
 
@@ -57,9 +68,10 @@ type Site struct {
 	live    liveHub
 }
 
-// New makes the site. mail may be nil: the page of games by mail then
-// says that there are none to show.
-func New(a *archive.Archive, mail *pbem.Server, log *slog.Logger) (*Site, error) {
+// New makes the site. mail may be nil (an interface holding no value,
+// not a nil *mailgames.Reader): the page of games by mail then says that
+// there are none to show.
+func New(a *archive.Archive, mail MailGames, log *slog.Logger) (*Site, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -149,7 +161,7 @@ func (s *Site) wrap(h func(w http.ResponseWriter, r *http.Request) error) http.H
 			code, msg = http.StatusBadRequest, queryMessage(err)
 		case errors.As(err, &nf):
 			code, msg = http.StatusNotFound, nf.msg
-		case errors.Is(err, archive.ErrNotFound) || errors.Is(err, pbem.ErrNoGame):
+		case errors.Is(err, archive.ErrNotFound) || errors.Is(err, mailgames.ErrNoGame):
 			code, msg = http.StatusNotFound, err.Error()
 		case errors.As(err, &mna):
 			w.Header().Set("Allow", "GET, HEAD")

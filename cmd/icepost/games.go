@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"icepost/pbem"
+	"icepost/pbem/mailgames"
 )
 
 func cmdGames(e *env, args []string) int { return operator(e, "games", args) }
@@ -43,7 +44,7 @@ func gamesList(e *env, srv *pbem.Server, args []string) int {
 		fmt.Fprintln(e.stderr, "icepost games list: no arguments")
 		return exitUsage
 	}
-	gs, err := srv.Games(e.ctx)
+	gs, err := (&mailgames.Reader{DB: srv.DB}).All(e.ctx)
 	if err != nil {
 		return failed(e, "games list", err)
 	}
@@ -80,7 +81,7 @@ func gamesShow(e *env, srv *pbem.Server, args []string) int {
 	if !ok {
 		return exitUsage
 	}
-	g, err := srv.Game(e.ctx, id)
+	g, err := (&mailgames.Reader{DB: srv.DB}).Game(e.ctx, id)
 	if err != nil {
 		return failed(e, "games show", err)
 	}

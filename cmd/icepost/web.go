@@ -12,7 +12,7 @@ import (
 	"os"
 	"time"
 
-	"icepost/pbem"
+	"icepost/pbem/mailgames"
 	"icepost/sqlitedb"
 	"icepost/web"
 )
@@ -43,7 +43,7 @@ func cmdWeb(e *env, args []string) int {
 		return exitUsage
 	}
 	defer a.Close()
-	var mail *pbem.Server
+	var mail web.MailGames // stays nil without -mail-db
 	if *mailDB != "" {
 		db, err := sqlitedb.OpenReadOnly(e.ctx, *mailDB)
 		if err != nil {
@@ -51,11 +51,12 @@ func cmdWeb(e *env, args []string) int {
 			return exitUsage
 		}
 		defer db.Close()
-		mail = &pbem.Server{DB: db}
-		if _, err := mail.GamesRevision(e.ctx); err != nil {
+		mg := &mailgames.Reader{DB: db}
+		if _, err := mg.Revision(e.ctx); err != nil {
 			fmt.Fprintf(e.stderr, "icepost web: -mail-db %s is not a mail daemon's database (%v)\n", *mailDB, err)
 			return exitUsage
 		}
+		mail = mg
 	}
 	site, err := web.New(a, mail, log)
 	if err != nil {
