@@ -15,7 +15,6 @@ import (
 	gomail "github.com/emersion/go-message/mail"
 
 	"icepost/pbem/mailread"
-	"icepost/rules/games"
 )
 
 // leaf is a part of a mail that is not multipart, its body decoded.
@@ -235,7 +234,7 @@ func TestComposeBoardMail(t *testing.T) {
 
 	// As icepost reads mail: its own, never to be answered, the text part
 	// taken over the HTML.
-	msg, err := mailread.Read(bytes.NewReader(raw), games.Grammar{})
+	msg, err := mailread.Read(bytes.NewReader(raw), Language())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +288,7 @@ func TestComposeReply(t *testing.T) {
 			t.Errorf("part %d: %v", i, l.header.Map())
 		}
 	}
-	msg, err := mailread.Read(bytes.NewReader(raw), games.Grammar{})
+	msg, err := mailread.Read(bytes.NewReader(raw), Language())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func TestAuthenticationResults(t *testing.T) {
 	if len(w.inbox("bob")) != 0 {
 		t.Fatal("a mail without our server's pass started a game")
 	}
-	good := "Authentication-Results: mx.club.test; dkim=pass header.d=club.test; dmarc=pass\n"
+	good := "Authentication-Results: mx.club.test; dkim=pass header.d=club.test; dmarc=pass header.from=club.test\n"
 	w.deliver(w.write("ada", w.srv.Address, "new game", good, "challenge icesickle "+w.sys.Address("bob")))
 	w.step()
 	if len(w.inbox("bob")) != 1 {

@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+
+	"icepost/pbem/senderauth"
 )
 
 // Who may act (docs/mail.md, "Who may act"), decided here once for every
@@ -74,23 +76,13 @@ func (h *handling) seatAddress(id int64, seat int) (string, error) {
 }
 
 // verified says whether the operator's mail server vouches for the From
-// (auth_serv_id).
+// (auth_serv_id): the one decision is senderauth's.
 func (h *handling) verified() bool {
-	id := h.s.AuthServID
-	if id == "" {
-		return false
+	ok, why := senderauth.Verify(h.msg.AuthResults, h.s.AuthServID, h.msg.From)
+	if !ok && h.s.AuthServID != "" {
+		h.s.log().Info("sender not verified", "from", h.msg.From, "why", why)
 	}
-	for _, ar := range h.msg.AuthResults {
-		head, rest, _ := strings.Cut(ar, ";")
-		if f := strings.Fields(head); len(f) == 0 || !strings.EqualFold(f[0], id) {
-			continue
-		}
-		l := strings.ToLower(rest)
-		if strings.Contains(l, "dmarc=pass") || strings.Contains(l, "dkim=pass") {
-			return true
-		}
-	}
-	return false
+	return ok
 }
 
 // tokenPlaces are the texts of the mail where a token may stand, in the

@@ -156,7 +156,7 @@ func (m *mailGames) mail(t testing.TB, who, body string) {
 	t.Helper()
 	m.n++
 	raw := fmt.Sprintf("From: %s@club.test\r\nTo: games@club.test\r\nSubject: x\r\nMessage-ID: <w%d@club.test>\r\n"+
-		"Authentication-Results: mx.club.test; dmarc=pass\r\nDate: %s\r\nContent-Type: text/plain\r\n\r\n%s\r\n",
+		"Authentication-Results: mx.club.test; dmarc=pass header.from=club.test\r\nDate: %s\r\nContent-Type: text/plain\r\n\r\n%s\r\n",
 		who, m.n, time.Now().Format(time.RFC1123Z), body)
 	if _, err := m.srv.Handle(context.Background(), []byte(raw)); err != nil {
 		t.Fatal(err)

@@ -228,3 +228,38 @@ func TestLoginWithFullAddress(t *testing.T) {
 		sc.Close()
 	}
 }
+
+// The system vouches for the senders it checked, in one
+// Authentication-Results header of its own on top, and drops any such
+// header the sender wrote, folded or not, so that a forged pass never
+// reaches the daemon.
+func TestVouchesForItsSenders(t *testing.T) {
+	ctx := context.Background()
+	sys, err := localmail.Start(ctx, localmail.Config{Domain: "club.test", Users: map[string]string{"ada": "pa", "bob": "pb"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sys.Stop()
+	msg := "Authentication-Results: club.test; dmarc=pass\r\n header.from=evil.example\r\n" +
+		"From: ada@club.test\r\nauthentication-results: mx.evil.example; dkim=pass\r\nSubject: hi\r\n\r\n" +
+		"Authentication-Results: in the body stays\r\n"
+	if err := send(t, sys.SMTPAddr, "ada", "pa", "ada@club.test", []string{"bob@club.test"}, msg); err != nil {
+		t.Fatal(err)
+	}
+	ms, err := sys.Messages(ctx, "bob", "")
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("bob's INBOX: %d mails, %v", len(ms), err)
+	}
+	raw := string(ms[0].Raw)
+	head, body, _ := strings.Cut(raw, "\r\n\r\n")
+	want := "Authentication-Results: " + sys.AuthServID() + "; dmarc=pass header.from=club.test"
+	if n := strings.Count(strings.ToLower(head), "authentication-results:"); n != 1 || !strings.Contains(head, want) {
+		t.Errorf("header has %d Authentication-Results, want only %q:\n%s", n, want, head)
+	}
+	if strings.Contains(head, "evil") || !strings.Contains(head, "Subject: hi") {
+		t.Errorf("the sender's own fields:\n%s", head)
+	}
+	if !strings.Contains(body, "Authentication-Results: in the body stays") {
+		t.Errorf("body changed:\n%s", body)
+	}
+}

@@ -52,7 +52,7 @@ func (c *club) mail(t *testing.T, who, body string) {
 	t.Helper()
 	c.n++
 	raw := fmt.Sprintf("From: %s@club.test\r\nTo: games@club.test\r\nSubject: x\r\nMessage-ID: <m%d@club.test>\r\n"+
-		"Authentication-Results: mx.club.test; dmarc=pass\r\nDate: %s\r\nContent-Type: text/plain\r\n\r\n%s\r\n",
+		"Authentication-Results: mx.club.test; dmarc=pass header.from=club.test\r\nDate: %s\r\nContent-Type: text/plain\r\n\r\n%s\r\n",
 		who, c.n, c.now.Format(time.RFC1123Z), body)
 	if _, err := c.srv.Handle(context.Background(), []byte(raw)); err != nil {
 		t.Fatal(err)
