@@ -4,8 +4,8 @@ import "icepost/rules/games"
 
 // grammar is what the daemon gives the reader: the real list of games,
 // and the verbs of its table of mail commands (pbem/mailcommands.go; the
-// shapes here are the parser's test data, and pbem's TestTableParses
-// reads the table's own).
+// shapes here are the parser's test data; pbem's tests read lines with
+// the table's own).
 var grammar = Language{Games: games.Grammar{}, Verbs: []Syntax{
 	{Verb: "move", Arg: OneMove, Bare: true},
 	{Verb: "board"}, {Verb: "history"}, {Verb: "resign"}, {Verb: "draw"}, {Verb: "games"},

@@ -17,17 +17,19 @@
 //     can write them, below ours); a second field of ours below the first is
 //     not read either: a fail on top and a pass below is not verified.
 //   - The sender is verified when that field has dmarc=pass with
-//     header.from D, or, when it has no dmarc result at all, dkim=pass with a
-//     header.d aligned with D as DMARC's relaxed alignment has it: D itself,
-//     or a domain of the same organizational domain (the public suffix list
-//     plus one label), where a public suffix is no one's organization.
-//   - Any dmarc result other than a pass for D (a fail, none, temperror,
-//     permerror, a pass for another domain or without header.from) means not
-//     verified, whatever the dkim results say. A dmarc fail beside an
-//     aligned dkim pass contradicts itself, and dmarc=none (the domain
-//     publishes no DMARC policy) is not taken as a verdict either: in doubt,
-//     not verified. One dkim pass suffices among dkim failures: a mail may
-//     carry several signatures and one of them may break.
+//     header.from D, or, when its dmarc result is none or missing, dkim=pass
+//     with a header.d aligned with D as DMARC's relaxed alignment has it: D
+//     itself, or a domain of the same organizational domain (the public
+//     suffix list plus one label), where a public suffix is no one's
+//     organization. dmarc=none says only that D publishes no DMARC policy
+//     (many small domains do not): the domain's own signature still
+//     vouches for the mail.
+//   - Any other dmarc result than a pass for D or none (a fail, temperror,
+//     permerror, a pass for another domain or without header.from) means
+//     not verified, whatever the dkim results say: a dmarc fail beside an
+//     aligned dkim pass contradicts itself, and in doubt, not verified.
+//     One dkim pass suffices among dkim failures: a mail may carry several
+//     signatures and one of them may break.
 //   - SPF is not read (it vouches for the envelope sender, not the From
 //     line), nor ARC (a forwarder's word).
 //
@@ -131,6 +133,8 @@ func decide(results []authres.Result, domain, authServID string) (ok bool, why s
 			switch {
 			case r.Value == authres.ResultPass && from == domain:
 				dmarcPass = true
+			case r.Value == authres.ResultNone:
+				// No DMARC policy published: the dkim results decide.
 			case dmarcOther:
 			case r.From == "":
 				dmarcOther, dmarcWhy = true, fmt.Sprintf("dmarc=%s without header.from", shown(string(r.Value)))

@@ -49,12 +49,12 @@ func TestVerify(t *testing.T) {
 		{name: "dmarc-pass-dkim-fail", headers: []string{"mx.example.org; dkim=fail header.d=example.org; dmarc=pass header.from=example.org"}, ok: true},
 		{name: "one-dkim-pass-of-two", headers: []string{"mx.example.org; dkim=fail header.d=example.org; dkim=pass header.d=example.org"}, ok: true},
 		{name: "dkim-pass-and-not-aligned", headers: []string{"mx.example.org; dkim=pass header.d=esp.example; dkim=pass header.d=example.org"}, ok: true},
+		{name: "dmarc-none-dkim-aligned", headers: []string{"mx.example.org; dkim=pass header.d=example.org; dmarc=none header.from=example.org"}, ok: true},
 		{name: "unknown-method", headers: []string{"mx.example.org; x-frob=pass header.q=1; dkim=pass header.d=example.org"}, ok: true},
 
 		// Not verified.
 		{name: "dmarc-fail-dkim-other", headers: []string{"mx.example.org; dkim=pass header.d=evil.example; dmarc=fail header.from=example.org"}, why: "dmarc=fail for example.org"},
 		{name: "dmarc-fail-dkim-aligned", headers: []string{"mx.example.org; dkim=pass header.d=example.org; dmarc=fail header.from=example.org"}, why: "dmarc=fail for example.org"},
-		{name: "dmarc-none-dkim-aligned", headers: []string{"mx.example.org; dkim=pass header.d=example.org; dmarc=none header.from=example.org"}, why: "dmarc=none for example.org"},
 		{name: "dmarc-pass-other-dkim-aligned", headers: []string{"mx.example.org; dkim=pass header.d=example.org; dmarc=pass header.from=evil.example"}, why: "dmarc=pass for evil.example, not example.org"},
 		{name: "dmarc-pass-and-fail", headers: []string{"mx.example.org; dmarc=pass header.from=example.org; dmarc=fail header.from=example.org"}, why: "dmarc=fail"},
 		{name: "pass-in-comment-with-semicolon", headers: []string{"mx.example.org; dmarc=fail (p=reject; dmarc=pass header.from=example.org) header.from=example.org"}, why: "dmarc=fail for example.org"},
@@ -80,7 +80,7 @@ func TestVerify(t *testing.T) {
 		{name: "dkim-sibling-under-private-suffix", headers: []string{"mx.example.org; dkim=pass header.d=evil.github.io"}, from: "ada@ada.github.io", why: "not aligned"},
 		{name: "dkim-trailing-dot", headers: []string{"mx.example.org; dkim=pass header.d=example.org."}, why: "not aligned"},
 		{name: "dkim-only-header-i", headers: []string{"mx.example.org; dkim=pass header.i=@example.org"}, why: "dkim=pass without header.d"},
-		{name: "dmarc-none", headers: []string{"mx.example.org; dmarc=none header.from=example.org"}, why: "dmarc=none for example.org"},
+		{name: "dmarc-none", headers: []string{"mx.example.org; dmarc=none header.from=example.org"}, why: "no dmarc or dkim result"},
 		{name: "dmarc-temperror", headers: []string{"mx.example.org; dmarc=temperror header.from=example.org"}, why: "dmarc=temperror"},
 		{name: "dmarc-permerror", headers: []string{"mx.example.org; dmarc=permerror header.from=example.org"}, why: "dmarc=permerror"},
 		{name: "dkim-none", headers: []string{"mx.example.org; dkim=none"}, why: "dkim=none without header.d"},
