@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"errors"
 	"fmt"
 	"net/mail"
 	"strings"
@@ -276,30 +277,42 @@ func TestTableIsComplete(t *testing.T) {
 // looks like a pass, but is not our server's word on this From, changes
 // nothing; our server's real pass plays a move from a new mail at once.
 func TestForgedAuthenticationResults(t *testing.T) {
+	headers := []struct{ name, extra string }{
+		{"another domain's pass beside a dmarc fail", "Authentication-Results: mx.club.test; dkim=pass header.d=evil.example; dmarc=fail header.from=club.test\n"},
+		{"a pass in a comment", "Authentication-Results: mx.club.test; dkim=fail (dkim=pass header.d=club.test) header.d=club.test\n"},
+		{"a pass in a comment with a semicolon", "Authentication-Results: mx.club.test; dmarc=fail (p=reject; dmarc=pass header.from=club.test) header.from=club.test\n"},
+		{"a pass under another authserv-id", "Authentication-Results: mx.evil.example; dmarc=pass header.from=club.test\n"},
+		{"a fail of ours on top, a pass below", "Authentication-Results: mx.club.test; dmarc=fail header.from=club.test\nAuthentication-Results: mx.club.test; dmarc=pass header.from=club.test\n"},
+		{"100 KB", "Authentication-Results: mx.club.test; " + strings.Repeat("x", 100<<10) + " dmarc=pass header.from=club.test\n"},
+		{"NULs", "Authentication-Results: mx.club.test; dmarc=pass\x00 header.from=club.test\n"},
+		{"1,000 results", "Authentication-Results: mx.club.test; " + strings.Repeat("dkim=fail header.d=club.test; ", 1000) + "dmarc=pass header.from=club.test\n"},
+	}
 	backends := []struct {
 		name string
 		new  func(testing.TB) *world
 	}{{"memory", newWorld}, {"dovecot", newDovecotWorld}}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
-			fw := newForgeryWorld(t, b.new)
-			fw.srv.AuthServID = "mx.club.test"
-			ada := fw.sys.Address("ada")
-			headers := []struct{ name, extra string }{
-				{"another domain's pass beside a dmarc fail", "Authentication-Results: mx.club.test; dkim=pass header.d=evil.example; dmarc=fail header.from=club.test\n"},
-				{"a pass in a comment", "Authentication-Results: mx.club.test; dkim=fail (dkim=pass header.d=club.test) header.d=club.test\n"},
-				{"a pass in a comment with a semicolon", "Authentication-Results: mx.club.test; dmarc=fail (p=reject; dmarc=pass header.from=club.test) header.from=club.test\n"},
-				{"a pass under another authserv-id", "Authentication-Results: mx.evil.example; dmarc=pass header.from=club.test\n"},
-				{"a fail of ours on top, a pass below", "Authentication-Results: mx.club.test; dmarc=fail header.from=club.test\nAuthentication-Results: mx.club.test; dmarc=pass header.from=club.test\n"},
-				{"100 KB", "Authentication-Results: mx.club.test; " + strings.Repeat("x", 100<<10) + " dmarc=pass header.from=club.test\n"},
-				{"NULs", "Authentication-Results: mx.club.test; dmarc=pass\x00 header.from=club.test\n"},
-				{"1,000 results", "Authentication-Results: mx.club.test; " + strings.Repeat("dkim=fail header.d=club.test; ", 1000) + "dmarc=pass header.from=club.test\n"},
-			}
-			for _, h := range headers {
-				for _, line := range []string{fw.move2, "resign", "draw"} {
+			// One world, and in it one game per header: ada's only active
+			// game is the last, waiting for her move.
+			w := b.new(t)
+			fw := &forgeryWorld{world: w}
+			ada := w.sys.Address("ada")
+			for i, h := range headers {
+				if i > 0 {
+					// The game before, unless a forgery ended it.
+					if err := w.srv.CancelGame(w.ctx, int64(i)); err != nil && !errors.Is(err, ErrRefused) {
+						t.Fatal(err)
+					}
+				}
+				w.srv.AuthServID = ""
+				fw.game("ada", "cy", i+1)
+				w.srv.AuthServID = "mx.club.test"
+				move := moveFor(t, w, int64(i+1), 0)
+				for _, line := range []string{move, "resign", "draw"} {
 					before, mails := fw.state(), fw.mails()
-					fw.deliver(fw.forged(ada, nil, h.extra, line))
-					fw.step()
+					w.deliver(fw.forged(ada, nil, h.extra, line))
+					w.step()
 					if after := fw.state(); after != before {
 						t.Errorf("%s, %q: it changed\n%s\ninto\n%s", h.name, line, before, after)
 					}
@@ -311,14 +324,16 @@ func TestForgedAuthenticationResults(t *testing.T) {
 				}
 			}
 			// The positive control: our server's pass for ada's domain.
+			id := len(headers)
+			move := moveFor(t, w, int64(id), 0)
 			good := "Authentication-Results: mx.club.test; dkim=pass header.d=club.test; dmarc=pass header.from=club.test\n"
-			fw.deliver(fw.forged(ada, nil, good, fw.move2))
-			fw.step()
-			if ply, _ := gameRow(t, fw.world, 2); ply != 1 {
-				t.Errorf("a new mail with our server's pass did not play %s (ply %d)", fw.move2, ply)
+			w.deliver(fw.forged(ada, nil, good, move))
+			w.step()
+			if ply, _ := gameRow(t, w, id); ply != 1 {
+				t.Errorf("a new mail with our server's pass did not play %s (ply %d)", move, ply)
 			}
-			if !strings.Contains(fw.latest("cy", 2, 2).text, "ada played "+fw.move2) {
-				t.Errorf("cy's board:\n%s", fw.latest("cy", 2, 2).text)
+			if b := fw.latest("cy", id, 2); !strings.Contains(b.text, "ada played "+move) {
+				t.Errorf("cy's board:\n%s", b.text)
 			}
 		})
 	}
