@@ -302,7 +302,7 @@ func (g *benchGames) tryMove() error {
 // newGame starts a game through the daemon (challenge and accept).
 func (g *benchGames) newGame(b testing.TB) {
 	w := g.w
-	w.deliver(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle "+w.sys.Address("bob")))
+	w.deliver(w.write("ada", adaConfirms(w), "new game", "", "challenge icesickle "+w.sys.Address("bob")))
 	if _, err := w.d.ProcessInbox(w.ctx); err != nil {
 		b.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func BenchmarkMailMemory(b *testing.B) {
 		}
 	}
 	for i := 1; i <= n; i++ {
-		handle(w.write("ada", w.srv.Address, "new game", "", "challenge icesickle "+w.sys.Address("bob")))
+		handle(w.write("ada", adaConfirms(w), "new game", "", "challenge icesickle "+w.sys.Address("bob")))
 		tok := replyToken{kind: 'i', game: int64(i), seat: 2}.sign(w.srv.Secret)
 		handle(w.write("bob", w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
 	}
@@ -375,4 +375,11 @@ func BenchmarkMailMemory(b *testing.B) {
 	}
 	b.ReportMetric(float64(heap)/(1<<20), "MB-heap")
 	b.ReportMetric(float64(n), "games")
+}
+
+// adaConfirms is the address of ada's reply to a mail of the server's
+// that asked her to confirm a command: it carries her address token, the
+// proof that a challenge needs.
+func adaConfirms(w *world) string {
+	return w.srv.plusAddress(addressToken(w.srv.Secret, w.sys.Address("ada")))
 }

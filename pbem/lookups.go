@@ -3,6 +3,7 @@ package pbem
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"icepost/rules/games"
@@ -13,6 +14,27 @@ import (
 
 func (h *handling) board(r *request) error {
 	m := h.boardMail(r.g, r.seat, "The board, as you asked.", "")
+	h.threadReply(m)
+	h.send(m)
+	return nil
+}
+
+// legalMoves is "moves": the legal moves of the position now, in the
+// board mail of the sender's seat.
+func (h *handling) legalMoves(r *request) error {
+	g, seat := r.g, r.seat
+	s := g.state()
+	text := fmt.Sprintf("It is %s's move, not yours: your legal moves come with your turn.", g.seats[s.ToMove()-1].name)
+	if s.ToMove() == seat {
+		legal := s.Moves(nil)
+		toks := make([]string, len(legal))
+		for i, m := range legal {
+			toks[i] = s.FormatMove(m)
+		}
+		slices.Sort(toks)
+		text = wrapLines(fmt.Sprintf("Your legal moves (%d): %s", len(toks), strings.Join(toks, " ")), 76)
+	}
+	m := h.boardMail(g, seat, text, "")
 	h.threadReply(m)
 	h.send(m)
 	return nil
