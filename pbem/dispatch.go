@@ -66,7 +66,7 @@ func (h *handling) dispatch() (string, error) {
 	// with the move; failing that, to the last command.
 	withComment := len(h.msg.Commands) - 1
 	for i, c := range h.msg.Commands {
-		if commandFor(c.Verb).comment {
+		if mc := commandFor(c.Verb); mc != nil && mc.comment {
 			withComment = i
 		}
 	}
@@ -77,7 +77,11 @@ func (h *handling) dispatch() (string, error) {
 			r.comment = h.msg.Comment
 		}
 		line := c.String()
-		err := h.runCommand(commandFor(c.Verb), r)
+		mc := commandFor(c.Verb)
+		if mc == nil {
+			return "", fmt.Errorf("pbem: the reader gave %q, a verb the table does not have", c.Verb)
+		}
+		err := h.runCommand(mc, r)
 		var ue *userError
 		var pe *pickError
 		var ne *proofError

@@ -30,10 +30,6 @@ func TestFailures(t *testing.T) {
 		{"TransientErrorKeepsTheMail", scenarioTransientErrorKeepsTheMail},
 		{"RedeliveryWithoutMessageID", scenarioRedeliveryWithoutMessageID},
 	}
-	backends := []struct {
-		name string
-		new  func(testing.TB) *world
-	}{{"memory", newWorld}, {"dovecot", newDovecotWorld}}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			for _, sc := range scenarios {

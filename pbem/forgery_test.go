@@ -1,9 +1,11 @@
 package pbem
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"testing"
 
@@ -126,11 +128,23 @@ func (fw *forgeryWorld) state() string {
 	return b.String()
 }
 
-// mails counts each player's mails.
+// mails counts the mails queued for each player (the outbox keeps them
+// after sending: what a player received is what was queued for them).
 func (fw *forgeryWorld) mails() map[string]int {
+	fw.t.Helper()
 	n := map[string]int{}
-	for _, p := range players {
-		n[p] = len(fw.inbox(p))
+	rows, err := fw.srv.DB.Query(`SELECT recipient, count(*) FROM pbem_outbox GROUP BY recipient`)
+	if err != nil {
+		fw.t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var to string
+		var k int
+		if err := rows.Scan(&to, &k); err != nil {
+			fw.t.Fatal(err)
+		}
+		n[nameOf(to)] = k
 	}
 	return n
 }
@@ -168,32 +182,45 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 }
 
 func TestForgedFromActsForNobody(t *testing.T) {
-	backends := []struct {
-		name string
-		new  func(testing.TB) *world
-	}{{"memory", newWorld}, {"dovecot", newDovecotWorld}}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
+			// On the embedded system each verb has a world of its own, so
+			// that a forgery that got through cannot hide the next. On
+			// Dovecot, slower to start, all share one: a forgery changes
+			// nothing, so each finds the world as the first did. The
+			// verbs about an active game come last, once game 2 is
+			// cancelled, so that game 1 is ada's only active game: no
+			// doubt which one a new mail is about.
+			shared := b.name == "dovecot"
+			var acting []*mailCommand
 			for _, mc := range mailCommands {
-				if mc.proof == readOnly {
-					continue
+				if mc.proof != readOnly {
+					acting = append(acting, mc)
+				}
+			}
+			slices.SortStableFunc(acting, func(x, y *mailCommand) int {
+				return cmp.Compare(bool01(x.about == activeGame), bool01(y.about == activeGame))
+			})
+			var fw *forgeryWorld
+			cancelled := false
+			for _, mc := range acting {
+				if fw == nil || !shared {
+					fw, cancelled = newForgeryWorld(t, b.new), false
+				}
+				if mc.about == activeGame && !cancelled {
+					if err := fw.srv.CancelGame(fw.ctx, 2); err != nil {
+						t.Fatal(err)
+					}
+					fw.step()
+					cancelled = true
 				}
 				t.Run(mc.Verb, func(t *testing.T) {
-					fw := newForgeryWorld(t, b.new)
 					line, ok := forgeryCases(fw)[mc.Verb]
 					if !ok {
 						t.Fatalf("the table's command %q acts, and this test has no forged line for it: add one to forgeryCases", mc.Verb)
 					}
 					if c, ok := testParse(line); !ok || c != mc.Verb {
 						t.Fatalf("the line %q reads as %q, not %q", line, c, mc.Verb)
-					}
-					if mc.about == activeGame {
-						// Game 1 as ada's only active game: no doubt
-						// which one a new mail is about.
-						if err := fw.srv.CancelGame(fw.ctx, 2); err != nil {
-							t.Fatal(err)
-						}
-						fw.step()
 					}
 					bobsBoard := fw.latest("bob", 1, 2)
 					deesBoard := fw.latest("dee", 3, 2)
@@ -225,6 +252,13 @@ func TestForgedFromActsForNobody(t *testing.T) {
 			}
 		})
 	}
+}
+
+func bool01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func contains(list []string, s string) bool {
@@ -287,10 +321,6 @@ func TestForgedAuthenticationResults(t *testing.T) {
 		{"NULs", "Authentication-Results: mx.club.test; dmarc=pass\x00 header.from=club.test\n"},
 		{"1,000 results", "Authentication-Results: mx.club.test; " + strings.Repeat("dkim=fail header.d=club.test; ", 1000) + "dmarc=pass header.from=club.test\n"},
 	}
-	backends := []struct {
-		name string
-		new  func(testing.TB) *world
-	}{{"memory", newWorld}, {"dovecot", newDovecotWorld}}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			// One world, and in it one game per header: ada's only active

@@ -56,6 +56,13 @@ func worldUsers() map[string]string {
 	return users
 }
 
+// backends are the mail systems every mail scenario runs on: the
+// embedded one, and a real Dovecot.
+var backends = []struct {
+	name string
+	new  func(testing.TB) *world
+}{{"memory", newWorld}, {"dovecot", newDovecotWorld}}
+
 // newWorld runs on the embedded mail system.
 func newWorld(t testing.TB) *world {
 	t.Helper()

@@ -32,10 +32,6 @@ func TestScenarios(t *testing.T) {
 		{"BotGame", scenarioBotGame},
 		{"BotCrashBetweenCommitAndSend", scenarioBotCrashBetweenCommitAndSend},
 	}
-	backends := []struct {
-		name string
-		new  func(testing.TB) *world
-	}{{"memory", newWorld}, {"dovecot", newDovecotWorld}}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			for _, sc := range scenarios {

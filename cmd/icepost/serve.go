@@ -114,7 +114,8 @@ Connect any mail client:
   IMAP  %s   (no TLS)
   SMTP  %s   (no TLS)
   accounts (user name = password): ada, bob, cy   at %s
-  (log in as ada or ada@%s: both work)
+  (log in as ada or ada@%s: both work; SMTP takes mail only from the
+  account logged in, with its own address as From)
 
 Try it: as ada, send a mail to %s with the text
   challenge icesickle %s

@@ -278,8 +278,9 @@ func (s *System) Messages(ctx context.Context, user, mailbox string) ([]Message,
 	return ReadMailbox(ctx, addr, user, s.cfg.Users[user], mailbox)
 }
 
-// login opens a clear-text IMAP connection to addr as user.
-func login(ctx context.Context, addr, user, password string) (*imapclient.Client, error) {
+// Login opens a clear-text IMAP connection to addr as user: to this
+// system, or to a test's Dovecot on loopback.
+func Login(ctx context.Context, addr, user, password string) (*imapclient.Client, error) {
 	d := net.Dialer{Timeout: 10 * time.Second}
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -301,7 +302,7 @@ func ReadMailbox(ctx context.Context, addr, user, password, mailbox string) ([]M
 	if mailbox == "" {
 		mailbox = "INBOX"
 	}
-	c, err := login(ctx, addr, user, password)
+	c, err := Login(ctx, addr, user, password)
 	if err != nil {
 		return nil, err
 	}

@@ -348,7 +348,7 @@ func (d *Dovecot) takeIdle(ctx context.Context, user string) (*imapclient.Client
 		return c, gen, nil
 	}
 	d.mu.Unlock()
-	c, err := login(ctx, d.Addr, user, d.Users[user])
+	c, err := localmail.Login(ctx, d.Addr, user, d.Users[user])
 	return c, gen, err
 }
 
@@ -370,21 +370,6 @@ func (d *Dovecot) dropIdle() {
 // first, without changing their flags.
 func (d *Dovecot) Messages(ctx context.Context, user, mailbox string) ([]localmail.Message, error) {
 	return localmail.ReadMailbox(ctx, d.Addr, user, d.Users[user], mailbox)
-}
-
-// login opens a clear-text IMAP connection to addr as user.
-func login(ctx context.Context, addr, user, password string) (*imapclient.Client, error) {
-	d := net.Dialer{Timeout: 10 * time.Second}
-	conn, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	c := imapclient.New(conn, nil)
-	if err := c.Login(user, password).Wait(); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("mailtest: login as %s: %w", user, err)
-	}
-	return c, nil
 }
 
 // appendOn appends msg to mailbox on a logged-in connection.
