@@ -25,7 +25,7 @@ type Config struct {
 	PollInterval Duration  `toml:"poll_interval"` // default 1m
 	Starters     []string  `toml:"starters"`      // who may challenge; empty: anyone
 	ErrorLimit   int       `toml:"error_limit"`   // error replies per sender per hour
-	AuthServID   string    `toml:"auth_serv_id"`  // require DMARC/DKIM pass from this server
+	AuthServID   string    `toml:"auth_serv_id"`  // the operator's mail server, whose DMARC/DKIM verdict verifies senders
 	SecretEnv    string    `toml:"secret_env"`    // variable holding the token secret
 	SecretFile   string    `toml:"secret_file"`   // or a file holding it
 	Deadlines    Deadlines `toml:"deadlines"`     // time controls, vacations, digests

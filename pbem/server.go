@@ -40,9 +40,11 @@ type Server struct {
 	Archive Archiver
 	// ErrorLimit bounds error replies to one sender per hour (default 5).
 	ErrorLimit int
-	// AuthServID, when set, requires a DMARC or DKIM pass in an
-	// Authentication-Results header from this authserv-id (the operator's
-	// own mail server); other such headers are ignored.
+	// AuthServID, when set, is the authserv-id of the operator's own mail
+	// server: its Authentication-Results header is what verifies a
+	// sender (pbem/senderauth), and a verified sender is then required
+	// for every command that acts (proof.go). Empty: nobody is verified,
+	// and a reply token is the proof.
 	AuthServID string
 	// DryRun: read and decide, log what would be done, change nothing.
 	DryRun bool

@@ -106,7 +106,7 @@ func (h *handling) nextStep(g *game, seatNo int) string {
 	}
 	b.WriteString(g.conditionsText(seatNo))
 	if seatNo > 0 && g.status == statusActive {
-		b.WriteString("Other commands: board, history, draw, resign, undo, games, help.\n")
+		b.WriteString("Other commands: board, moves, history, draw, resign, undo, games, help.\n")
 	}
 	return b.String()
 }
