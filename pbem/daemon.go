@@ -56,6 +56,9 @@ type Daemon struct {
 	wake       chan struct{}
 	botWake    chan struct{}
 	synced     atomic.Int64 // outbox rows up to this id are durable (syncDB)
+	// unrecorded are sends whose outcome could not be written (a full
+	// disk): SendOutbox writes them before it sends anything else.
+	unrecorded []sendOutcome
 	lastTick   time.Time
 	dryRunSeen map[uint32]bool
 }
@@ -297,6 +300,7 @@ func (d *Daemon) poke() {
 }
 
 func (d *Daemon) sendLoop(ctx context.Context) {
+	defer d.recordUnrecorded()
 	for ctx.Err() == nil {
 		next, err := d.SendOutbox(ctx)
 		if err != nil && ctx.Err() == nil {
@@ -334,6 +338,15 @@ type outboxItem struct {
 // on up to Daemon.Senders connections at once; the mails to one recipient
 // go out one after another, in the order they were queued.
 func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
+	// Mails sent whose outcome could not be written are written first:
+	// until a write succeeds, nothing is sent, since they would be sent
+	// again and their outcome could not be written either.
+	if len(d.unrecorded) > 0 {
+		if err := d.recordSent(ctx, d.unrecorded); err != nil {
+			return time.Time{}, fmt.Errorf("%d mails sent are not yet recorded, and nothing more is sent until they are: %w", len(d.unrecorded), err)
+		}
+		d.unrecorded = nil
+	}
 	db := d.Server.DB
 	now := d.Server.now()
 	rows, err := db.QueryContext(ctx, `SELECT id, recipient, message, attempts, created_at FROM pbem_outbox
@@ -386,7 +399,11 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 	outcomes := make(chan sendOutcome, len(items))
 	recorded := make(chan error, 1)
 	var failed atomic.Bool
-	go func() { recorded <- d.record(ctx, outcomes, &failed) }()
+	go func() {
+		var err error
+		d.unrecorded, err = d.record(ctx, outcomes, &failed)
+		recorded <- err
+	}()
 	work := make(chan []outboxItem)
 	var wg sync.WaitGroup
 	for range workers {
@@ -457,10 +474,14 @@ func (d *Daemon) sendOne(ctx context.Context, it outboxItem) sendOutcome {
 }
 
 // record writes the outcomes of sendOne as they come, all that have come
-// in one transaction. When it cannot, it sets failed, so that no more is
-// sent, and returns the error: the mails sent but not recorded go again
-// (at least once, never lost).
-func (d *Daemon) record(ctx context.Context, outcomes <-chan sendOutcome, failed *atomic.Bool) error {
+// in one transaction. When it cannot (a full disk), it sets failed, so
+// that no more is sent, and returns the error with the outcomes not
+// written, those of the mails still being sent included: the next
+// SendOutbox writes them before it sends anything, so that a mail is not
+// sent again because its outcome could not be written. Only a stop of
+// the process before they are written sends them again (at least once,
+// never lost).
+func (d *Daemon) record(ctx context.Context, outcomes <-chan sendOutcome, failed *atomic.Bool) ([]sendOutcome, error) {
 	for o := range outcomes {
 		batch := []sendOutcome{o}
 	more:
@@ -477,12 +498,27 @@ func (d *Daemon) record(ctx context.Context, outcomes <-chan sendOutcome, failed
 		}
 		if err := d.recordSent(ctx, batch); err != nil {
 			failed.Store(true)
-			for range outcomes {
+			for o := range outcomes {
+				batch = append(batch, o)
 			}
-			return err
+			return batch, err
 		}
 	}
-	return nil
+	return nil, nil
+}
+
+// recordUnrecorded tries once more, as the send loop stops, to write the
+// outcomes that could not be written; those it cannot are sent again by
+// the next process.
+func (d *Daemon) recordUnrecorded() {
+	if len(d.unrecorded) == 0 {
+		return
+	}
+	if err := d.recordSent(context.Background(), d.unrecorded); err != nil {
+		d.Server.log().Error("stopping with mails sent but not recorded: the next start sends them again", "mails", len(d.unrecorded), "err", err)
+		return
+	}
+	d.unrecorded = nil
 }
 
 func (d *Daemon) recordSent(ctx context.Context, batch []sendOutcome) error {

@@ -1,0 +1,307 @@
+package pbem
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"icepost/archive"
+	"icepost/rules/icesickle"
+)
+
+// mountTmpfs mounts a tmpfs of size bytes on a new folder, unmounted when
+// the test ends (after what the test opened on it is closed, if it
+// registers its cleanups later). Where no tmpfs can be mounted (not root,
+// no CAP_SYS_ADMIN) the test is skipped, loudly.
+func mountTmpfs(t *testing.T, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+strconv.Itoa(size)); err != nil {
+		t.Logf("SKIPPED: this test needs a real full disk: mounting a tmpfs on %s failed: %v (run it as root, or with CAP_SYS_ADMIN)", dir, err)
+		t.Skipf("SKIPPED: cannot mount a tmpfs: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(dir, 0); err != nil {
+			t.Errorf("unmounting the test's tmpfs %s: %v", dir, err)
+		}
+	})
+	return dir
+}
+
+// fillDisk writes a file in dir until the file system has no room left,
+// and returns its path: removing it gives the room back.
+func fillDisk(t *testing.T, dir string) string {
+	t.Helper()
+	path := filepath.Join(dir, "filler")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, n := range []int{1 << 16, 1 << 12, 1} {
+		buf := make([]byte, n)
+		for {
+			if _, err := f.Write(buf); err != nil {
+				if !errors.Is(err, syscall.ENOSPC) {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	return path
+}
+
+// onDisk moves the world's database to path: the daemon's tables and the
+// archive, new.
+func (w *world) onDisk(path string) {
+	t := w.t
+	db, err := OpenDB(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := archive.Migrate(w.ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if err := Migrate(w.ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	w.srv.DB = db
+}
+
+// tokenGames has ada challenge each opponent to IceSickle and each accept,
+// with the reply tokens the harness makes itself; every mail is sent. It
+// returns the games' ids.
+func tokenGames(t *testing.T, w *world, opponents ...string) []int64 {
+	t.Helper()
+	var ids []int64
+	for _, p := range opponents {
+		w.deliver(w.write("ada", adaConfirms(w), "new game", "", "challenge icesickle "+w.sys.Address(p)))
+		w.step()
+		var id int64
+		if err := w.srv.DB.QueryRow(`SELECT max(id) FROM pbem_games`).Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		tok := replyToken{kind: 'i', game: id, seat: 2}.sign(w.srv.Secret)
+		w.deliver(w.write(p, w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
+		w.step()
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// firstMoves delivers ada's first move in each game, handles them in one
+// batch (synced) and sends nothing: two boards a game wait in the outbox.
+func firstMoves(t *testing.T, w *world, ids []int64) {
+	t.Helper()
+	for _, id := range ids {
+		s := icesickle.Start()
+		tok := replyToken{kind: 'm', game: id, seat: 1, ply: 0}.sign(w.srv.Secret)
+		w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", s.FormatMove(next(s, 1))))
+	}
+	if n, err := w.d.ProcessInbox(w.ctx); err != nil || n != len(ids) {
+		t.Fatalf("ProcessInbox: %d mails, %v", n, err)
+	}
+}
+
+// outboxIDs are the Message-IDs of the outbox's mails, by outbox id.
+func outboxIDs(t *testing.T, w *world, where string) map[int64]string {
+	t.Helper()
+	rows, err := w.srv.DB.Query(`SELECT id, message FROM pbem_outbox WHERE ` + where)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var msg []byte
+		if err := rows.Scan(&id, &msg); err != nil {
+			t.Fatal(err)
+		}
+		out[id] = messageID(t, string(msg))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// delivered counts, by Message-ID, the mails the players received.
+func delivered(w *world) map[string]int {
+	n := map[string]int{}
+	for _, p := range players {
+		for _, m := range w.inbox(p) {
+			n[m.messageID]++
+		}
+	}
+	return n
+}
+
+// TestFullDiskSendsNoBoardTwice runs the daemon on a database on a real
+// file system that fills up (a small tmpfs) while boards wait in the
+// outbox: the boards it sends before it finds that it cannot record them
+// are not sent again, nothing more goes out while the disk is full, and
+// once there is room every board has reached its player exactly once.
+func TestFullDiskSendsNoBoardTwice(t *testing.T) {
+	dir := mountTmpfs(t, 4<<20)
+	w := newWorld(t)
+	w.onDisk(filepath.Join(dir, "icepost.db"))
+	log := operatorLog(w)
+	ids := tokenGames(t, w, "bob", "cy", "dee", "eve")
+	before := delivered(w)
+	firstMoves(t, w, ids)
+	boards := outboxIDs(t, w, `sent_at IS NULL`)
+	if len(boards) != 2*len(ids) {
+		t.Fatalf("%d boards queued, want %d", len(boards), 2*len(ids))
+	}
+	// Every commit so far is in the database file, and the WAL is empty:
+	// the next write must grow a file.
+	if _, err := w.srv.DB.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	filler := fillDisk(t, dir)
+
+	sent := &countingSender{Sender: w.d.Sender}
+	w.d.Sender = sent
+	ctx, stop := context.WithCancel(w.ctx)
+	done := make(chan error, 1)
+	go func() { done <- w.d.Run(ctx) }()
+	// Passes of the outbox while the disk is full: the first sends and
+	// cannot record; the others must send nothing.
+	passes := func() int { return strings.Count(log.String(), "msg=outbox ") }
+	for pass := 1; pass <= 4; pass++ {
+		waitFor(t, "an outbox pass with the disk full", func() bool { return passes() >= pass })
+		w.d.poke()
+	}
+	if !strings.Contains(log.String(), "full") {
+		t.Fatalf("the disk never showed as full to the outbox:\n%s", log.String())
+	}
+	whileFull := sent.n.Load()
+	t.Logf("%d of %d boards sent before the daemon found the disk full; %d outbox passes with the disk full", whileFull, len(boards), passes())
+
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	w.d.poke()
+	waitFor(t, "every board recorded as sent once the disk has room", func() bool {
+		var n int
+		w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`).Scan(&n)
+		return n == 0
+	})
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := delivered(w)
+	for id, mid := range boards {
+		if n := got[mid] - before[mid]; n != 1 {
+			t.Errorf("board %d (<%s>) delivered %d times, want once", id, mid, n)
+		}
+	}
+	if n := sent.n.Load(); n != int64(len(boards)) {
+		t.Errorf("%d sends for %d boards", n, len(boards))
+	}
+}
+
+// waitFor waits up to 30 seconds for cond.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// failRecording makes every write of a sent mail's outcome fail, as a
+// full disk would, until the returned function is called.
+func failRecording(t *testing.T, w *world) (restore func()) {
+	t.Helper()
+	if _, err := w.srv.DB.Exec(`CREATE TRIGGER test_full_disk BEFORE UPDATE ON pbem_outbox
+		BEGIN SELECT RAISE(ABORT, 'injected: database or disk is full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		t.Helper()
+		if _, err := w.srv.DB.Exec(`DROP TRIGGER test_full_disk`); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestUnrecordedSendsAreNotSentAgain: the outcome of the mails sent
+// cannot be written; the next passes of the outbox send nothing, not even
+// a mail queued since, until the outcomes are written, and then each
+// mail has gone once. The same when the daemon stops with outcomes not
+// written and can write them as it stops.
+func TestUnrecordedSendsAreNotSentAgain(t *testing.T) {
+	w := newWorld(t)
+	ids := tokenGames(t, w, "bob", "cy", "dee")
+	before := delivered(w)
+	firstMoves(t, w, ids[:2])
+	sent := &countingSender{Sender: w.d.Sender}
+	w.d.Sender = sent
+
+	restore := failRecording(t, w)
+	if _, err := w.d.SendOutbox(w.ctx); err == nil {
+		t.Fatal("SendOutbox could not record and said nothing")
+	}
+	first := sent.n.Load()
+	if first == 0 || len(w.d.unrecorded) != int(first) {
+		t.Fatalf("%d mails sent, %d outcomes kept to write", first, len(w.d.unrecorded))
+	}
+	firstMoves(t, w, ids[2:]) // a mail queued since waits too
+	for range 3 {
+		if _, err := w.d.SendOutbox(w.ctx); err == nil || !strings.Contains(err.Error(), "not yet recorded") {
+			t.Fatalf("SendOutbox with outcomes not written: %v", err)
+		}
+	}
+	if n := sent.n.Load(); n != first {
+		t.Fatalf("%d more mails sent while outcomes could not be written", n-first)
+	}
+	restore()
+	if _, err := w.d.SendOutbox(w.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`); n != 0 {
+		t.Fatalf("%d mails unsent", n)
+	}
+
+	// The daemon stops with outcomes not written: they are written as the
+	// send loop ends, when the database takes them again.
+	tok := replyToken{kind: 'm', game: ids[0], seat: 2, ply: 1}.sign(w.srv.Secret)
+	s, _ := icesickle.Start().Play(next(icesickle.Start(), 1))
+	w.deliver(w.write("bob", w.srv.plusAddress(tok), "Re: game", "", s.FormatMove(next(s, 2))))
+	if _, err := w.d.ProcessInbox(w.ctx); err != nil {
+		t.Fatal(err)
+	}
+	restore = failRecording(t, w)
+	if _, err := w.d.SendOutbox(w.ctx); err == nil || len(w.d.unrecorded) == 0 {
+		t.Fatalf("SendOutbox: %v, %d outcomes kept", err, len(w.d.unrecorded))
+	}
+	restore()
+	w.d.recordUnrecorded()
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`); n != 0 || len(w.d.unrecorded) != 0 {
+		t.Fatalf("%d mails unsent, %d outcomes kept", n, len(w.d.unrecorded))
+	}
+
+	got := delivered(w)
+	for id, mid := range outboxIDs(t, w, `true`) {
+		if n := got[mid] - before[mid]; before[mid] == 0 && n != 1 {
+			t.Errorf("mail %d (<%s>) delivered %d times, want once", id, mid, n)
+		}
+	}
+	if n, want := sent.n.Load(), int64(countRows(t, w, `SELECT count(*) FROM pbem_outbox`)-len(before)); n != want {
+		t.Errorf("%d sends for %d mails", n, want)
+	}
+}
