@@ -255,24 +255,37 @@ func (s *Server) handleOnce(ctx context.Context, raw []byte) (msg *mailread.Mess
 			return msg, key, Done, err
 		}
 	}
-	s.log().Info("mail", "key", key, "from", sender, "outcome", outcome, "dry_run", s.DryRun)
 	if s.DryRun {
+		s.log().Info("mail", "key", key, "from", sender, "outcome", outcome, "dry_run", true)
 		for _, m := range h.out {
 			s.log().Info("would send", "to", m.To, "subject", m.Subject)
 		}
 		return msg, key, disp, nil
 	}
-	if err := h.flush(); err != nil {
+	// The outcome is logged once it is committed: a mail whose
+	// transaction is rolled back did nothing, and says so.
+	if err := h.commitMail(key, sender, outcome); err != nil {
+		s.log().Warn("mail rolled back: nothing it asked for was done", "key", key, "from", sender, "outcome_not_done", outcome, "err", err)
 		return msg, key, Done, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, ?, ?, ?)`,
-		key, h.now.Unix(), sender, truncate(outcome, 500)); err != nil {
-		return msg, key, Done, fmt.Errorf("pbem: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return msg, key, Done, fmt.Errorf("pbem: commit: %w", err)
-	}
+	s.log().Info("mail", "key", key, "from", sender, "outcome", outcome, "dry_run", false)
 	return msg, key, disp, nil
+}
+
+// commitMail queues the mail's replies, records it as processed with its
+// outcome, and commits.
+func (h *handling) commitMail(key, sender, outcome string) error {
+	if err := h.flush(); err != nil {
+		return err
+	}
+	if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, ?, ?, ?)`,
+		key, h.now.Unix(), sender, truncate(outcome, 500)); err != nil {
+		return fmt.Errorf("pbem: %w", err)
+	}
+	if err := h.tx.Commit(); err != nil {
+		return fmt.Errorf("pbem: commit: %w", err)
+	}
+	return nil
 }
 
 // panicError is a panic in handling a mail, as an error: permanent.

@@ -31,8 +31,8 @@ func (s *Server) act(ctx context.Context, fn func(h *handling) (string, error)) 
 	if err != nil || what == "" {
 		return what, err
 	}
-	s.log().Info("tick", "action", what, "dry_run", s.DryRun)
 	if s.DryRun {
+		s.log().Info("tick", "action", what, "dry_run", true)
 		for _, m := range h.out {
 			s.log().Info("would send", "to", m.To, "subject", m.Subject)
 		}
@@ -44,6 +44,7 @@ func (s *Server) act(ctx context.Context, fn func(h *handling) (string, error)) 
 	if err := tx.Commit(); err != nil {
 		return "", fmt.Errorf("pbem: commit: %w", err)
 	}
+	s.log().Info("tick", "action", what, "dry_run", false) // logged once done
 	return what, nil
 }
 
