@@ -56,11 +56,11 @@ type Daemon struct {
 	wake       chan struct{}
 	botWake    chan struct{}
 	synced     atomic.Int64 // outbox rows up to this id are durable (syncDB)
+	lastTick   time.Time
+	dryRunSeen map[uint32]bool
 	// unrecorded are sends whose outcome could not be written (a full
 	// disk): SendOutbox writes them before it sends anything else.
 	unrecorded []sendOutcome
-	lastTick   time.Time
-	dryRunSeen map[uint32]bool
 }
 
 // Run reads and answers mail until ctx ends. It returns nil on a clean
