@@ -160,6 +160,13 @@ type botJob struct {
 // ended); a job that fails for another reason is tried again later, less
 // and less often, and logged at Error level.
 func (s *Server) RunBots(ctx context.Context) (int, error) {
+	return s.runBots(ctx, nil)
+}
+
+// runBots is RunBots, calling moved, when not nil, after each job whose
+// result is committed: the daemon sends its boards then, rather than
+// when every due search is done.
+func (s *Server) runBots(ctx context.Context, moved func()) (int, error) {
 	if s.DryRun {
 		return 0, nil
 	}
@@ -188,6 +195,9 @@ func (s *Server) RunBots(ctx context.Context) (int, error) {
 		err := s.runBotJob(ctx, j)
 		if err == nil {
 			n++
+			if moved != nil {
+				moved()
+			}
 			continue
 		}
 		if ctx.Err() != nil || mailerr.IsTemporary(err) {
@@ -366,10 +376,10 @@ func (d *Daemon) botLoop(ctx context.Context) {
 	log := d.Server.log()
 	backoff := time.Second
 	for ctx.Err() == nil {
-		n, err := d.Server.RunBots(ctx)
-		if n > 0 {
-			d.poke()
-		}
+		// Each move's boards are sent as soon as it is committed (the
+		// outbox syncs them first, as every reply queued outside a
+		// batch), not once every due search is done.
+		n, err := d.Server.runBots(ctx, d.poke)
 		wait := time.Minute
 		if d.Poll > 0 {
 			wait = d.Poll
