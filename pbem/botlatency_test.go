@@ -112,8 +112,8 @@ func (c *botClock) times(key [2]int64) (commit, sent time.Time, ok bool) {
 }
 
 func (c *botClock) Enabled(context.Context, slog.Level) bool { return true }
-func (c *botClock) WithAttrs([]slog.Attr) slog.Handler        { return c }
-func (c *botClock) WithGroup(string) slog.Handler             { return c }
+func (c *botClock) WithAttrs([]slog.Attr) slog.Handler       { return c }
+func (c *botClock) WithGroup(string) slog.Handler            { return c }
 
 func (c *botClock) Handle(_ context.Context, r slog.Record) error {
 	if r.Message != "bot" {

@@ -28,6 +28,7 @@ type Config struct {
 	AuthServID   string    `toml:"auth_serv_id"`  // the operator's mail server, whose DMARC/DKIM verdict verifies senders
 	SecretEnv    string    `toml:"secret_env"`    // variable holding the token secret
 	SecretFile   string    `toml:"secret_file"`   // or a file holding it
+	KeepSent     Duration  `toml:"keep_sent"`     // how long a sent mail's body is kept; default 720h
 	Deadlines    Deadlines `toml:"deadlines"`     // time controls, vacations, digests
 	Bots         Bots      `toml:"bots"`          // the computer opponent
 	IMAP         struct {
@@ -81,6 +82,12 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	if c.Database == "" {
 		c.Database = "icepost.db"
+	}
+	if c.KeepSent.Duration < 0 {
+		return nil, fmt.Errorf("%s: keep_sent cannot be negative (720h, 30 days, when not set)", path)
+	}
+	if c.KeepSent.Duration == 0 {
+		c.KeepSent.Duration = DefaultKeepSent
 	}
 	if c.Address == "" || !strings.Contains(c.Address, "@") {
 		return nil, fmt.Errorf("%s: address must be the server's mail address, like games@example.org", path)

@@ -52,6 +52,9 @@ type Daemon struct {
 	// Senders is how many mails the outbox sends at once, to different
 	// recipients; default 4.
 	Senders int
+	// KeepSent is how long a sent mail's body stays in the outbox
+	// (PruneSent); default DefaultKeepSent.
+	KeepSent time.Duration
 
 	wake       chan struct{}
 	botWake    chan struct{}

@@ -273,5 +273,6 @@ func (d *Daemon) tick(ctx context.Context) {
 	if err := d.Server.Tick(ctx); err != nil && ctx.Err() == nil {
 		d.Server.log().Warn("tick", "err", err)
 	}
+	d.prune(ctx)
 	d.wakeBots()
 }

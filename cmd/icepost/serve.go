@@ -103,7 +103,7 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 	srv := &pbem.Server{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Starters: cfg.Starters,
 		Archive: archiveAdder{}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun,
 		Deadlines: cfg.Deadlines, Bots: cfg.Bots}
-	d := &pbem.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration}
+	d := &pbem.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration, KeepSent: cfg.KeepSent.Duration}
 	return d, func() { sender.Close(); reader.Close(); db.Close() }, nil
 }
 
