@@ -123,48 +123,9 @@ var errFormat2 = errors.New("stored record: damaged")
 // unpackMoves reads a format 2 record (without its format byte) and
 // formats it; tokens gives the canonical token of each number.
 func unpackMoves(b []byte, tokens func(ids []uint32) ([]string, error)) ([]byte, error) {
-	str := func() (string, bool) {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || uint64(len(b)-k) < n {
-			return "", false
-		}
-		s := string(b[k : k+int(n)])
-		b = b[k+int(n):]
-		return s, true
-	}
-	nt, k := binary.Uvarint(b)
-	if k <= 0 || nt > uint64(len(b)) {
-		return nil, errFormat2
-	}
-	b = b[k:]
-	tags := make([]notation.Tag, nt)
-	for i := range tags {
-		if len(b) == 0 {
-			return nil, errFormat2
-		}
-		c := b[0]
-		b = b[1:]
-		switch {
-		case c == 0:
-			name, ok := str()
-			if !ok {
-				return nil, errFormat2
-			}
-			tags[i].Name = name
-		case int(c) <= len(recordTagNames):
-			tags[i].Name = recordTagNames[c-1]
-		default:
-			return nil, errFormat2
-		}
-		v, ok := str()
-		if !ok {
-			return nil, errFormat2
-		}
-		tags[i].Value = v
-	}
-	result, ok := str()
-	if !ok {
-		return nil, errFormat2
+	tags, result, b, err := format2Head(b)
+	if err != nil {
+		return nil, err
 	}
 	nm, k := binary.Uvarint(b)
 	if k <= 0 || nm > uint64(len(b)) {
@@ -191,6 +152,55 @@ func unpackMoves(b []byte, tokens func(ids []uint32) ([]string, error)) ([]byte,
 		return nil, fmt.Errorf("stored record: %w", err)
 	}
 	return notation.AppendFormat(nil, rebuildRecord(tags, toks, result)), nil
+}
+
+// format2Head reads the tags and the result of a format 2 record (b
+// without its format byte), and returns the rest: its moves.
+func format2Head(b []byte) (tags []notation.Tag, result string, moves []byte, err error) {
+	str := func() (string, bool) {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || uint64(len(b)-k) < n {
+			return "", false
+		}
+		s := string(b[k : k+int(n)])
+		b = b[k+int(n):]
+		return s, true
+	}
+	nt, k := binary.Uvarint(b)
+	if k <= 0 || nt > uint64(len(b)) {
+		return nil, "", nil, errFormat2
+	}
+	b = b[k:]
+	tags = make([]notation.Tag, nt)
+	for i := range tags {
+		if len(b) == 0 {
+			return nil, "", nil, errFormat2
+		}
+		c := b[0]
+		b = b[1:]
+		switch {
+		case c == 0:
+			name, ok := str()
+			if !ok {
+				return nil, "", nil, errFormat2
+			}
+			tags[i].Name = name
+		case int(c) <= len(recordTagNames):
+			tags[i].Name = recordTagNames[c-1]
+		default:
+			return nil, "", nil, errFormat2
+		}
+		v, ok := str()
+		if !ok {
+			return nil, "", nil, errFormat2
+		}
+		tags[i].Value = v
+	}
+	result, ok := str()
+	if !ok {
+		return nil, "", nil, errFormat2
+	}
+	return tags, result, b, nil
 }
 
 // recordDict1Text holds what records share: tag names and common values.
