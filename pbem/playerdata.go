@@ -1,0 +1,483 @@
+package pbem
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"icepost/notation"
+)
+
+// A player's data, for the operator (icepost players export and forget):
+// everything the daemon's tables and the archive keep about an address,
+// and the same with the address and the name replaced by a pseudonym.
+// See docs/mail.md, "Retention and a player's data".
+
+// PlayerArchive is an Archiver that also finds, and rewrites, the
+// archived games with a seat at an address (cmd/icepost's adapter calls
+// the archive package): what ExportPlayer and ForgetPlayer need of it.
+type PlayerArchive interface {
+	Archiver
+	// AddressGames lists the archived games with a seat at address.
+	AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]ArchivedGame, error)
+	// RewriteAddressGames rewrites their records with edit, which
+	// changes tags and comments only, and what the archive derives from
+	// them (its seats, players and full-text index).
+	RewriteAddressGames(ctx context.Context, tx *sql.Tx, address string, edit func(*notation.Record) error) (int, error)
+}
+
+// ArchivedGame is a finished game in the archive.
+type ArchivedGame struct {
+	ID       int64  `json:"id"`                  // the archive's
+	MailGame string `json:"mail_game,omitempty"` // the daemon's game number, for a game by mail
+	Record   string `json:"record"`
+}
+
+// PlayerData is everything kept about an address.
+type PlayerData struct {
+	Address string `json:"address"`
+	// Settings are the player's own (digest) and the operator's (a block);
+	// nil when none were ever set.
+	Settings *PlayerSettings `json:"settings"`
+	// Games are the games by mail with a seat at the address.
+	Games []PlayerGame `json:"games"`
+	// Observing are the games the address follows.
+	Observing []int64        `json:"observing"`
+	Vacations []Vacation     `json:"vacations"`
+	MailsFrom []MailFrom     `json:"mails_from"` // mails from the address the daemon handled
+	MailsTo   []MailTo       `json:"mails_to"`   // mails queued or sent to the address
+	Errors    []time.Time    `json:"error_replies"`
+	Archived  []ArchivedGame `json:"archived"`
+}
+
+// PlayerSettings is a row of pbem_players.
+type PlayerSettings struct {
+	Digest       bool       `json:"digest"`
+	DigestSentAt *time.Time `json:"digest_sent_at,omitempty"`
+	Blocked      bool       `json:"blocked"`
+}
+
+// PlayerGame is a game by mail and the player's seat in it.
+type PlayerGame struct {
+	ID         int64     `json:"id"`
+	Game       string    `json:"game"`
+	Status     string    `json:"status"`
+	Seat       int       `json:"seat"`
+	Name       string    `json:"name"`
+	Accepted   bool      `json:"accepted"`
+	Created    time.Time `json:"created"`
+	Updated    time.Time `json:"updated"`
+	Record     string    `json:"record"`
+	Conditions string    `json:"conditional_moves,omitempty"`
+}
+
+// Vacation is one of the player's vacations.
+type Vacation struct {
+	Starts time.Time `json:"starts"`
+	Ends   time.Time `json:"ends"`
+}
+
+// MailFrom is a mail from the player, as handled: its key (the
+// Message-ID) and what it did.
+type MailFrom struct {
+	Key     string    `json:"key"`
+	At      time.Time `json:"handled"`
+	Outcome string    `json:"outcome"`
+}
+
+// MailTo is a mail of the outbox to the player. Message is empty once
+// the mail's body was pruned (keep_sent).
+type MailTo struct {
+	ID        int64      `json:"id"`
+	Queued    time.Time  `json:"queued"`
+	Sent      *time.Time `json:"sent,omitempty"`
+	Failed    *time.Time `json:"given_up,omitempty"`
+	Attempts  int        `json:"attempts"`
+	LastError string     `json:"last_error,omitempty"`
+	Message   string     `json:"message"`
+}
+
+// normalAddress is an address as the daemon's tables keep it, checked.
+func normalAddress(address string) (string, error) {
+	a := strings.ToLower(strings.TrimSpace(address))
+	if !strings.Contains(a, "@") || strings.ContainsAny(a, " <>\"") {
+		return "", fmt.Errorf("%w: give a mail address, like bob@example.org", ErrRefused)
+	}
+	return a, nil
+}
+
+func unixTime(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
+
+func unixPtr(sec sql.NullInt64) *time.Time {
+	if !sec.Valid {
+		return nil
+	}
+	t := unixTime(sec.Int64)
+	return &t
+}
+
+// ExportPlayer returns everything the daemon's database keeps about an
+// address: its seats with the games' records, its settings, vacations,
+// the games it observes, the mails from it the daemon handled and those
+// queued or sent to it, the times of the error replies it got, and the
+// archived games it played. An address nothing is kept about is refused
+// (ErrRefused), so that a mistyped one is not taken for a player with no
+// data.
+func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData, error) {
+	addr, err := normalAddress(address)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := s.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	p := &PlayerData{Address: addr, Games: []PlayerGame{}, Observing: []int64{}, Vacations: []Vacation{},
+		MailsFrom: []MailFrom{}, MailsTo: []MailTo{}, Errors: []time.Time{}, Archived: []ArchivedGame{}}
+	each := func(query string, scan func(*sql.Rows) error, args ...any) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	var st PlayerSettings
+	var digestAt int64
+	switch err := tx.QueryRowContext(ctx, `SELECT digest, digest_sent_at, blocked FROM pbem_players WHERE address = ?`, addr).Scan(&st.Digest, &digestAt, &st.Blocked); {
+	case err == nil:
+		if digestAt > 0 {
+			st.DigestSentAt = new(unixTime(digestAt))
+		}
+		p.Settings = &st
+	case !errors.Is(err, sql.ErrNoRows):
+		return nil, err
+	}
+	err = each(`SELECT g.id, g.game, g.status, s.seat, s.name, s.accepted, g.created_at, g.updated_at, g.record, coalesce(c.chains, '')
+		FROM pbem_seats s JOIN pbem_games g ON g.id = s.game_id
+		LEFT JOIN pbem_conditions c ON c.game_id = s.game_id AND c.seat = s.seat
+		WHERE s.address = ? ORDER BY g.id, s.seat`, func(r *sql.Rows) error {
+		var g PlayerGame
+		var created, updated int64
+		if err := r.Scan(&g.ID, &g.Game, &g.Status, &g.Seat, &g.Name, &g.Accepted, &created, &updated, &g.Record, &g.Conditions); err != nil {
+			return err
+		}
+		g.Created, g.Updated = unixTime(created), unixTime(updated)
+		p.Games = append(p.Games, g)
+		return nil
+	}, addr)
+	if err != nil {
+		return nil, err
+	}
+	if p.Observing, err = column[int64](ctx, tx, `SELECT game_id FROM pbem_observers WHERE address = ? ORDER BY game_id`, addr); err != nil {
+		return nil, err
+	}
+	err = each(`SELECT starts_at, ends_at FROM pbem_vacations WHERE address = ? ORDER BY starts_at`, func(r *sql.Rows) error {
+		var a, b int64
+		if err := r.Scan(&a, &b); err != nil {
+			return err
+		}
+		p.Vacations = append(p.Vacations, Vacation{Starts: unixTime(a), Ends: unixTime(b)})
+		return nil
+	}, addr)
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT mail_key, processed_at, outcome FROM pbem_processed WHERE lower(sender) = ? ORDER BY processed_at, mail_key`, func(r *sql.Rows) error {
+		var m MailFrom
+		var at int64
+		if err := r.Scan(&m.Key, &at, &m.Outcome); err != nil {
+			return err
+		}
+		m.At = unixTime(at)
+		p.MailsFrom = append(p.MailsFrom, m)
+		return nil
+	}, addr)
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT id, created_at, sent_at, failed_at, attempts, last_error, message FROM pbem_outbox WHERE lower(recipient) = ? ORDER BY id`, func(r *sql.Rows) error {
+		var m MailTo
+		var queued int64
+		var sent, failed sql.NullInt64
+		var msg []byte
+		if err := r.Scan(&m.ID, &queued, &sent, &failed, &m.Attempts, &m.LastError, &msg); err != nil {
+			return err
+		}
+		m.Queued, m.Sent, m.Failed, m.Message = unixTime(queued), unixPtr(sent), unixPtr(failed), string(msg)
+		p.MailsTo = append(p.MailsTo, m)
+		return nil
+	}, addr)
+	if err != nil {
+		return nil, err
+	}
+	times, err := column[int64](ctx, tx, `SELECT sent_at FROM pbem_error_replies WHERE lower(address) = ? ORDER BY sent_at`, addr)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range times {
+		p.Errors = append(p.Errors, unixTime(t))
+	}
+	if pa, ok := s.Archive.(PlayerArchive); ok {
+		gs, err := pa.AddressGames(ctx, tx, addr)
+		if err != nil {
+			return nil, fmt.Errorf("the archive: %w", err)
+		}
+		p.Archived = append(p.Archived, gs...)
+	}
+	if p.Settings == nil && len(p.Games)+len(p.Observing)+len(p.Vacations)+len(p.MailsFrom)+len(p.MailsTo)+len(p.Errors)+len(p.Archived) == 0 {
+		return nil, fmt.Errorf("%w: nothing is kept about %s", ErrRefused, addr)
+	}
+	return p, nil
+}
+
+// Forgotten says what ForgetPlayer did.
+type Forgotten struct {
+	Pseudonym  string // the address that replaced the player's
+	Games      int    // games by mail whose seat and record now carry it
+	Archived   int    // archived games likewise
+	Mails      int    // outbox mails to the player, emptied (and the unsent ones given up)
+	WasBlocked bool   // the operator's block of the address is gone with it
+}
+
+// forgottenDomain is the domain of pseudonyms: .invalid, which no mail
+// can reach (RFC 2606).
+const forgottenDomain = "forgotten.invalid"
+
+// ForgetPlayer replaces an address, and the name the server gave it, by
+// a pseudonym (player-<12 random hex digits>@forgotten.invalid, from
+// which nothing leads back), in one transaction: in its seats and the
+// records of its games by mail (the Player tags, and the comments the
+// server wrote with the name: "ada resigns: ...", "ada offers a draw:
+// ..."), in the records of the finished games of the archive with their
+// seats and players, and in the mails handled from it. Its settings
+// (digest, the operator's block), vacations, error-reply times and
+// subscriptions as an observer are deleted; the outbox's mails to it are
+// emptied (those not yet sent are given up), and so are the sent mails to
+// others that name its address. The games stay, with their moves,
+// results and comments; so do the keys of the mails handled, which make
+// handling exactly once (a Message-ID may name the sender's domain).
+// A player with a game invited or in progress is refused (ErrRefused):
+// the operator cancels or adjudicates it first.
+func (s *Server) ForgetPlayer(ctx context.Context, address string) (*Forgotten, error) {
+	addr, err := normalAddress(address)
+	if err != nil {
+		return nil, err
+	}
+	pa, ok := s.Archive.(PlayerArchive)
+	if s.Archive != nil && !ok {
+		return nil, errors.New("the archive in use cannot rewrite a player's games")
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name := "player-" + hex.EncodeToString(b[:])
+	f := &Forgotten{Pseudonym: name + "@" + forgottenDomain}
+
+	defer s.writing()()
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	open, err := column[int64](ctx, tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
+		WHERE s.address = ? AND g.status IN (?, ?) ORDER BY g.id`, addr, statusInvited, statusActive)
+	if err != nil {
+		return nil, err
+	}
+	if len(open) > 0 {
+		return nil, fmt.Errorf("%w: %s has games invited or in progress (%s): cancel or adjudicate them first (icepost games cancel ID)", ErrRefused, addr, joinIDs(open))
+	}
+	if err := refuseUnknown(ctx, tx, addr, pa); err != nil {
+		return nil, err
+	}
+	edit := func(rec *notation.Record) error { forgetInRecord(rec, addr, name, f.Pseudonym); return nil }
+
+	games, err := column[int64](ctx, tx, `SELECT DISTINCT game_id FROM pbem_seats WHERE address = ? ORDER BY game_id`, addr)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range games {
+		var text string
+		if err := tx.QueryRowContext(ctx, `SELECT record FROM pbem_games WHERE id = ?`, id).Scan(&text); err != nil {
+			return nil, err
+		}
+		recs, errs := notation.Parse("", []byte(text))
+		if len(errs) > 0 || len(recs) != 1 {
+			return nil, fmt.Errorf("game %d: its record does not read: %w", id, errs.Err())
+		}
+		edit(recs[0])
+		if _, err := tx.ExecContext(ctx, `UPDATE pbem_games SET record = ? WHERE id = ?`, recs[0].String(), id); err != nil {
+			return nil, err
+		}
+	}
+	f.Games = len(games)
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(blocked), 0) FROM pbem_players WHERE address = ?`, addr).Scan(&f.WasBlocked); err != nil {
+		return nil, err
+	}
+	now := s.now().Unix()
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`UPDATE pbem_seats SET address = ?, name = ? WHERE address = ?`, []any{f.Pseudonym, name, addr}},
+		{`DELETE FROM pbem_observers WHERE address = ?`, []any{addr}},
+		{`DELETE FROM pbem_players WHERE address = ?`, []any{addr}},
+		{`DELETE FROM pbem_vacations WHERE address = ?`, []any{addr}},
+		{`DELETE FROM pbem_error_replies WHERE lower(address) = ?`, []any{addr}},
+		{`UPDATE pbem_processed SET sender = ? WHERE lower(sender) = ?`, []any{f.Pseudonym, addr}},
+		// Sent mails to others that name the address.
+		{`UPDATE pbem_outbox SET message = x'' WHERE sent_at IS NOT NULL AND lower(recipient) <> ?1 AND instr(lower(CAST(message AS TEXT)), ?1) > 0`, []any{addr}},
+	} {
+		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
+			return nil, err
+		}
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE pbem_outbox SET recipient = ?1, message = x'',
+		last_error = CASE WHEN sent_at IS NULL AND failed_at IS NULL THEN 'not sent: the operator forgot this player' ELSE replace(last_error, ?2, ?1) END,
+		failed_at = CASE WHEN sent_at IS NULL AND failed_at IS NULL THEN ?3 ELSE failed_at END
+		WHERE lower(recipient) = ?2`, f.Pseudonym, addr, now)
+	if err != nil {
+		return nil, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return nil, err
+	}
+	f.Mails = int(n)
+	// The outcomes of mails handled quote their commands, which may name
+	// the address (a challenge, an observer's).
+	rows, err := tx.QueryContext(ctx, `SELECT mail_key, outcome FROM pbem_processed WHERE instr(lower(outcome), ?) > 0`, addr)
+	if err != nil {
+		return nil, err
+	}
+	outcomes := map[string]string{}
+	for rows.Next() {
+		var k, o string
+		if err := rows.Scan(&k, &o); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		outcomes[k] = replaceFold(o, addr, f.Pseudonym)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for k, o := range outcomes {
+		if _, err := tx.ExecContext(ctx, `UPDATE pbem_processed SET outcome = ? WHERE mail_key = ?`, o, k); err != nil {
+			return nil, err
+		}
+	}
+	if pa != nil {
+		if f.Archived, err = pa.RewriteAddressGames(ctx, tx, addr, edit); err != nil {
+			return nil, fmt.Errorf("the archive: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	s.log().Info("a player was forgotten", "pseudonym", f.Pseudonym, "games", f.Games, "archived", f.Archived, "mails", f.Mails)
+	return f, nil
+}
+
+// refuseUnknown refuses an address nothing is kept about.
+func refuseUnknown(ctx context.Context, tx *sql.Tx, addr string, pa PlayerArchive) error {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM pbem_seats WHERE address = ?1) + (SELECT count(*) FROM pbem_players WHERE address = ?1)
+		+ (SELECT count(*) FROM pbem_observers WHERE address = ?1) + (SELECT count(*) FROM pbem_vacations WHERE address = ?1)
+		+ (SELECT count(*) FROM pbem_processed WHERE lower(sender) = ?1) + (SELECT count(*) FROM pbem_outbox WHERE lower(recipient) = ?1)
+		+ (SELECT count(*) FROM pbem_error_replies WHERE lower(address) = ?1)`, addr).Scan(&n)
+	if err != nil {
+		return err
+	}
+	if n == 0 && pa != nil {
+		gs, err := pa.AddressGames(ctx, tx, addr)
+		if err != nil {
+			return fmt.Errorf("the archive: %w", err)
+		}
+		n = len(gs)
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: nothing is kept about %s", ErrRefused, addr)
+	}
+	return nil
+}
+
+// forgetInRecord replaces, in a record, the seats at addr by the
+// pseudonym: their Player tags, and the comments the server wrote with
+// their name in front (a resignation, a draw offer or agreement).
+func forgetInRecord(rec *notation.Record, addr, name, pseudonym string) {
+	var old []string
+	for i, t := range rec.Tags {
+		if !strings.HasPrefix(t.Name, "Player") {
+			continue
+		}
+		n, a := splitPlayer(t.Value)
+		if strings.EqualFold(a, addr) {
+			old = append(old, n)
+			rec.Tags[i].Value = name + " <" + pseudonym + ">"
+		}
+	}
+	rename := func(cs []string) {
+		for i, c := range cs {
+			for _, o := range old {
+				for _, verb := range []string{" resigns", " offers a draw", " agrees to a draw"} {
+					if o != "" && strings.HasPrefix(c, o+verb) {
+						cs[i] = name + c[len(o):]
+						break
+					}
+				}
+			}
+		}
+	}
+	rename(rec.Main.Comments)
+	for _, m := range rec.Main.Moves {
+		rename(m.Before)
+		rename(m.After)
+	}
+}
+
+// splitPlayer splits a Player tag's "name <address>".
+func splitPlayer(v string) (name, addr string) {
+	v = strings.TrimSpace(v)
+	if i := strings.LastIndexByte(v, '<'); i >= 0 && strings.HasSuffix(v, ">") {
+		return strings.TrimSpace(v[:i]), v[i+1 : len(v)-1]
+	}
+	return v, ""
+}
+
+// replaceFold replaces every occurrence of old (lower case, ASCII) in s,
+// in any case, by repl.
+func replaceFold(s, old, repl string) string {
+	var b strings.Builder
+	low := strings.ToLower(s)
+	for {
+		i := strings.Index(low, old)
+		if i < 0 || len(low) != len(s) {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		b.WriteString(repl)
+		s, low = s[i+len(old):], low[i+len(old):]
+	}
+}
+
+func joinIDs(ids []int64) string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = fmt.Sprint(id)
+	}
+	return strings.Join(out, ", ")
+}

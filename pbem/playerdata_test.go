@@ -1,0 +1,186 @@
+package pbem
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"icepost/archive"
+	"icepost/notation"
+	"icepost/pbem/mailgames"
+)
+
+func (testArchive) AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]ArchivedGame, error) {
+	gs, err := archive.AddressGames(ctx, tx, address)
+	var out []ArchivedGame
+	for _, g := range gs {
+		out = append(out, ArchivedGame{ID: g.ID, MailGame: g.MailGame, Record: string(g.Record)})
+	}
+	return out, err
+}
+
+func (testArchive) RewriteAddressGames(ctx context.Context, tx *sql.Tx, address string, edit func(*notation.Record) error) (int, error) {
+	return archive.RewriteAddressGames(ctx, tx, address, edit)
+}
+
+// playerWorld has ada play bob (she moves, then resigns with a comment:
+// the game is archived) and cy (in progress), follow a game, take a
+// vacation and ask for digests; dee's challenge names her.
+func playerWorld(t *testing.T) (*world, []int64) {
+	w := newWorld(t)
+	ids := tokenGames(t, w, "bob", "cy")
+	firstMoves(t, w, ids[:1])
+	tok := replyToken{kind: 'm', game: ids[0], seat: 1, ply: 1}.sign(w.srv.Secret)
+	w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", "resign\nwell played, bob"))
+	w.step()
+	if st, _ := gameStatus(t, w); st != statusFinished {
+		t.Fatalf("game 1 is %s after ada resigned", st)
+	}
+	w.send("ada", "digest on")
+	w.send("ada", "vacation 3")
+	w.send("dee", "challenge icesickle "+w.sys.Address("eve"))
+	w.deliver(w.reply("eve", w.last("eve"), "accept"))
+	w.step()
+	w.send("ada", "observe 3")
+	w.send("dee", "challenge icesickle "+strings.ToUpper(w.sys.Address("ada")))
+	return w, ids
+}
+
+// TestExportPlayer: everything kept about ada, as JSON.
+func TestExportPlayer(t *testing.T) {
+	w, ids := playerWorld(t)
+	p, err := w.srv.ExportPlayer(w.ctx, " ADA@club.test ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Address != "ada@club.test" || p.Settings == nil || !p.Settings.Digest || len(p.Vacations) != 1 ||
+		len(p.Observing) != 1 || p.Observing[0] != 3 {
+		t.Errorf("settings, vacations, observing: %+v %v %v", p.Settings, p.Vacations, p.Observing)
+	}
+	var seats []int64
+	for _, g := range p.Games {
+		seats = append(seats, g.ID)
+		if !strings.Contains(g.Record, "ada <ada@club.test>") {
+			t.Errorf("game %d's record:\n%s", g.ID, g.Record)
+		}
+	}
+	if len(seats) != 3 || seats[0] != ids[0] || seats[1] != ids[1] {
+		t.Errorf("ada's games: %v, want %v and dee's challenge", seats, ids)
+	}
+	if len(p.Archived) != 1 || !strings.Contains(p.Archived[0].Record, `[Termination "resignation"]`) || p.Archived[0].MailGame == "" {
+		t.Errorf("archived: %+v", p.Archived)
+	}
+	observed := slices.ContainsFunc(p.MailsFrom, func(m MailFrom) bool { return m.Outcome == "observe 3" })
+	if len(p.MailsFrom) < 6 || !observed {
+		t.Errorf("mails from ada: %+v", p.MailsFrom)
+	}
+	if len(p.MailsTo) == 0 || p.MailsTo[0].Sent == nil || !strings.Contains(p.MailsTo[0].Message, "To: ada@club.test") {
+		t.Errorf("mails to ada: %d, the first %+v", len(p.MailsTo), p.MailsTo)
+	}
+	b, err := json.Marshal(p)
+	if err != nil || !strings.Contains(string(b), `"mails_to":[{"id":`) {
+		t.Errorf("JSON: %v\n%.300s", err, b)
+	}
+	if _, err := w.srv.ExportPlayer(w.ctx, "nobody@club.test"); !errors.Is(err, ErrRefused) {
+		t.Errorf("an unknown address: %v", err)
+	}
+}
+
+// TestForgetPlayer: ada, with a game in progress, is refused; once it is
+// cancelled, her address and name are nowhere in the daemon's tables nor
+// the archive, but under a pseudonym, and the games still load.
+func TestForgetPlayer(t *testing.T) {
+	w, ids := playerWorld(t)
+	if _, err := w.srv.ForgetPlayer(w.ctx, "ada@club.test"); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "(2, 4)") {
+		t.Fatalf("forgetting a player with games open: %v", err)
+	}
+	for _, id := range []int64{ids[1], 4} {
+		if err := w.srv.CancelGame(w.ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.step()
+	queued := w.outboxCount()
+	// One more mail to ada waits: it is given up, never sent.
+	if _, err := w.srv.DB.Exec(`INSERT INTO pbem_outbox (recipient, message, created_at, next_try_at) VALUES ('ada@club.test', 'To: ada@club.test', 0, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	f, err := w.srv.ForgetPlayer(w.ctx, "Ada@Club.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^player-[0-9a-f]{12}@forgotten\.invalid$`).MatchString(f.Pseudonym) || f.Games != 3 || f.Archived != 1 || f.Mails == 0 || f.WasBlocked {
+		t.Errorf("forgotten: %+v", f)
+	}
+	if n := w.outboxCount(); n != queued+1 {
+		t.Errorf("%d outbox rows, want %d: none is deleted", n, queued+1)
+	}
+	if _, err := w.d.SendOutbox(w.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE recipient = ? AND failed_at IS NOT NULL AND sent_at IS NULL`, f.Pseudonym); n != 1 {
+		t.Errorf("%d mails to the pseudonym given up, want the one waiting", n)
+	}
+
+	// Nothing names her: every column of every table, but the keys of
+	// the mails handled (their Message-IDs), and the archive's records.
+	tables, err := column[string](w.ctx, w.srv.DB, `SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range tables {
+		cols, err := column[string](w.ctx, w.srv.DB, `SELECT name FROM pragma_table_info(?)`, tb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cols {
+			if tb == "pbem_processed" && c == "mail_key" {
+				continue
+			}
+			q := `SELECT count(*) FROM "` + tb + `" WHERE instr(lower(CAST("` + c + `" AS TEXT)), 'ada@club.test') > 0`
+			if n := countRows(t, w, q); n > 0 {
+				t.Errorf("%s.%s: %d rows still name ada@club.test", tb, c, n)
+			}
+		}
+	}
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_seats WHERE name = 'ada'`) + countRows(t, w, `SELECT count(*) FROM seats WHERE name = 'ada'`) +
+		countRows(t, w, `SELECT count(*) FROM players WHERE key = 'ada'`); n > 0 {
+		t.Errorf("%d seats or players still named ada", n)
+	}
+	name, _, _ := strings.Cut(f.Pseudonym, "@")
+	a := archive.Wrap(w.srv.DB)
+	st, err := a.Get(w.ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(st.Record), "ada") || !strings.Contains(string(st.Record), "{"+name+" resigns: well played, bob}") ||
+		!strings.Contains(string(st.Record), `[Player1 "`+name+` <`+f.Pseudonym+`>"]`) {
+		t.Errorf("the archived record:\n%s", st.Record)
+	}
+	if n, _ := a.Count(w.ctx, archive.Query{Text: "ada"}); n != 0 {
+		t.Errorf("the archive's full text finds ada in %d games", n)
+	}
+	// The games load, for the daemon and the read model.
+	for _, id := range ids {
+		if g := replay(t, w, id); !strings.Contains(g.Record.String(), f.Pseudonym) {
+			t.Errorf("game %d:\n%s", id, g.Record.String())
+		}
+	}
+	if _, err := (&mailgames.Reader{DB: w.srv.DB}).All(w.ctx); err != nil {
+		t.Error(err)
+	}
+	if p, err := w.srv.ExportPlayer(w.ctx, f.Pseudonym); err != nil || len(p.Games) != 3 || len(p.Archived) != 1 {
+		t.Errorf("the pseudonym's export: %v", err)
+	}
+	if _, err := w.srv.ExportPlayer(w.ctx, "ada@club.test"); !errors.Is(err, ErrRefused) {
+		t.Errorf("ada's export after forgetting: %v", err)
+	}
+	if _, err := w.srv.ForgetPlayer(w.ctx, "ada@club.test"); !errors.Is(err, ErrRefused) {
+		t.Errorf("forgetting ada twice: %v", err)
+	}
+}
