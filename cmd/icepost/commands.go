@@ -69,10 +69,12 @@ func init() {
 			{name: "cancel", args: "ID", summary: "end a game without a result; the players are told", run: onServer(gamesCancel)},
 			{name: "adjudicate", args: "ID RESULT", summary: "end a game with the result given (1-0, 0-1, 1/2-1/2, 1-0-0 ...) and archive it (Termination \"abandoned\")", run: onServer(gamesAdjudicate)},
 		}},
-		{name: "players", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the players by mail; block or unblock an address", run: cmdPlayers, subcommands: []command{
+		{name: "players", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the players by mail; block or unblock an address; export or forget what is kept about one", run: cmdPlayers, subcommands: []command{
 			{name: "list", args: "", summary: "every player: active games, vacation days left, digest, blocked, ratings", run: onServer(playersList)},
 			{name: "block", args: "ADDRESS", summary: "ignore an address's mail: no replies, no challenges, no moves", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, true) })},
 			{name: "unblock", args: "ADDRESS", summary: "answer an address again", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, false) })},
+			{name: "export", args: "ADDRESS", summary: "everything kept about a player, as JSON: games and records, settings, vacations, mails from and to them, archived games", run: onServer(playersExport)},
+			{name: "forget", args: "ADDRESS", summary: "replace a player's address and name by a pseudonym everywhere, the archive's records included; the games stay", run: onServer(playersForget)},
 		}},
 		{name: "record", args: "GAME [-seats S] [-board B] [-target T] [-o FILE] [-event E] [-site S] [-date YYYY.MM.DD] [-player NAME]... | -resume FILE",
 			summary: "record a game played at the table", doc: recordDoc(), run: cmdRecord},

@@ -1,13 +1,18 @@
-// icepost players: the players by mail; block or unblock an address.
+// icepost players: the players by mail; block or unblock an address;
+// export or forget what is kept about one.
 
 package main
 
 import (
+	"context"
+	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
 
 	"icepost/archive"
+	"icepost/notation"
 	"icepost/pbem"
 )
 
@@ -88,4 +93,53 @@ func playersBlock(e *env, srv *pbem.Server, args []string, block bool) int {
 	}
 	fmt.Fprintf(e.stdout, "%s %sed\n", strings.ToLower(args[0]), what)
 	return exitOK
+}
+
+func playersExport(e *env, srv *pbem.Server, args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintln(e.stderr, "icepost players export: give one address")
+		return exitUsage
+	}
+	p, err := srv.ExportPlayer(e.ctx, args[0])
+	if err != nil {
+		return failed(e, "players export", err)
+	}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(p); err != nil {
+		return failed(e, "players export", err)
+	}
+	return exitOK
+}
+
+func playersForget(e *env, srv *pbem.Server, args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintln(e.stderr, "icepost players forget: give one address")
+		return exitUsage
+	}
+	f, err := srv.ForgetPlayer(e.ctx, args[0])
+	if err != nil {
+		return failed(e, "players forget", err)
+	}
+	fmt.Fprintf(e.stdout, "%s is now %s: %d games by mail, %d archived games, %d mails to them emptied\n",
+		strings.ToLower(strings.TrimSpace(args[0])), f.Pseudonym, f.Games, f.Archived, f.Mails)
+	if f.WasBlocked {
+		fmt.Fprintln(e.stdout, "the address was blocked: the block is gone with it")
+	}
+	return exitOK
+}
+
+// AddressGames and RewriteAddressGames make archiveAdder a
+// pbem.PlayerArchive, for players export and forget.
+func (archiveAdder) AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]pbem.ArchivedGame, error) {
+	gs, err := archive.AddressGames(ctx, tx, address)
+	out := make([]pbem.ArchivedGame, len(gs))
+	for i, g := range gs {
+		out[i] = pbem.ArchivedGame{ID: g.ID, MailGame: g.MailGame, Record: string(g.Record)}
+	}
+	return out, err
+}
+
+func (archiveAdder) RewriteAddressGames(ctx context.Context, tx *sql.Tx, address string, edit func(*notation.Record) error) (int, error) {
+	return archive.RewriteAddressGames(ctx, tx, address, edit)
 }
