@@ -121,4 +121,3 @@ func TestFullDiskSendsNoBoardTwice(t *testing.T) {
 		t.Errorf("%d sends for %d boards", n, len(boards))
 	}
 }
-
