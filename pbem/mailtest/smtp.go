@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/tls"
 	"io"
+	"maps"
 	"net"
 	"strings"
 	"sync"
@@ -56,6 +57,7 @@ func StartSMTP(t testing.TB, o SMTPOptions) *SMTPServer {
 	if o.Users == nil {
 		o.Users = map[string]string{"games": "games-secret"}
 	}
+	o.Users, o.Refuse = maps.Clone(o.Users), maps.Clone(o.Refuse)
 	if o.Mechanisms == nil {
 		o.Mechanisms = []string{sasl.Plain, sasl.Login}
 	}
@@ -90,6 +92,21 @@ func (s *SMTPServer) FailedLogins() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.failed
+}
+
+// SetRefused makes the server answer RCPT TO for recipient with e, or, with
+// e nil, take it again.
+func (s *SMTPServer) SetRefused(recipient string, e *smtp.SMTPError) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.o.Refuse == nil {
+		s.o.Refuse = map[string]*smtp.SMTPError{}
+	}
+	if e == nil {
+		delete(s.o.Refuse, strings.ToLower(recipient))
+	} else {
+		s.o.Refuse[strings.ToLower(recipient)] = e
+	}
 }
 
 // SetPassword changes an account's password (the operator's mail admin
@@ -168,7 +185,10 @@ func (se *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
 }
 
 func (se *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error {
-	if e := se.s.o.Refuse[strings.ToLower(to)]; e != nil {
+	se.s.mu.Lock()
+	e := se.s.o.Refuse[strings.ToLower(to)]
+	se.s.mu.Unlock()
+	if e != nil {
 		return e
 	}
 	se.to = append(se.to, to)
