@@ -237,3 +237,11 @@ func (s *Server) RetryOutbox(ctx context.Context, id int64) (int, error) {
 	}
 	return int(n), err
 }
+
+// OutboxCounts returns how many mails of the outbox wait to be sent and
+// how many were given up.
+func (s *Server) OutboxCounts(ctx context.Context) (waiting, failed int, err error) {
+	err = s.DB.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE failed_at IS NULL), count(*) FILTER (WHERE failed_at IS NOT NULL)
+		FROM pbem_outbox WHERE sent_at IS NULL`).Scan(&waiting, &failed)
+	return waiting, failed, err
+}

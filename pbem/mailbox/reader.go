@@ -132,6 +132,9 @@ func Check(ctx context.Context, cfg IMAPConfig) error {
 	return nil
 }
 
+// Check is Check with the Reader's settings, on a connection of its own.
+func (r *Reader) Check(ctx context.Context) error { return Check(ctx, r.cfg) }
+
 // backoff returns the wait before the next dial: MinBackoff doubled per
 // consecutive failure, capped at MaxBackoff, with the upper half jittered.
 func (r *Reader) backoff() time.Duration {
