@@ -32,7 +32,9 @@ type Config struct {
 	Bots         Bots      `toml:"bots"`          // the computer opponent
 	IMAP         struct {
 		Addr           string `toml:"addr"`
-		TLS            string `toml:"tls"` // tls, starttls, or none (loopback only)
+		TLS            string `toml:"tls"`         // tls, starttls, or none (loopback only)
+		CAFile         string `toml:"ca_file"`     // PEM file of the CAs to trust instead of the system's
+		ServerName     string `toml:"server_name"` // the name to check in the certificate; default: addr's host
 		Username       string `toml:"username"`
 		PasswordEnv    string `toml:"password_env"`
 		PasswordFile   string `toml:"password_file"`
@@ -44,6 +46,8 @@ type Config struct {
 	SMTP struct {
 		Addr         string `toml:"addr"`
 		TLS          string `toml:"tls"`
+		CAFile       string `toml:"ca_file"`
+		ServerName   string `toml:"server_name"`
 		Username     string `toml:"username"`
 		PasswordEnv  string `toml:"password_env"`
 		PasswordFile string `toml:"password_file"`
@@ -162,7 +166,8 @@ func (c *Config) IMAPConfig() (mailbox.IMAPConfig, error) {
 		return mailbox.IMAPConfig{}, err
 	}
 	return mailbox.IMAPConfig{
-		Addr: c.IMAP.Addr, TLS: mailbox.TLSMode(c.IMAP.TLS), Username: c.IMAP.Username, Password: pw,
+		Addr: c.IMAP.Addr, TLS: mailbox.TLSMode(c.IMAP.TLS), CAFile: c.IMAP.CAFile, ServerName: c.IMAP.ServerName,
+		Username: c.IMAP.Username, Password: pw,
 		Mailbox: c.IMAP.Mailbox, DoneFolder: c.IMAP.DoneFolder, RejectedFolder: c.IMAP.RejectedFolder,
 		DisableIdle: c.IMAP.DisableIdle, PollInterval: c.PollInterval.Duration,
 	}, nil
@@ -171,7 +176,8 @@ func (c *Config) IMAPConfig() (mailbox.IMAPConfig, error) {
 // SMTPConfig returns the sender settings, password included (none when no
 // username is set).
 func (c *Config) SMTPConfig() (mailbox.SMTPConfig, error) {
-	cfg := mailbox.SMTPConfig{Addr: c.SMTP.Addr, TLS: mailbox.TLSMode(c.SMTP.TLS), Username: c.SMTP.Username}
+	cfg := mailbox.SMTPConfig{Addr: c.SMTP.Addr, TLS: mailbox.TLSMode(c.SMTP.TLS), CAFile: c.SMTP.CAFile, ServerName: c.SMTP.ServerName,
+		Username: c.SMTP.Username}
 	if c.SMTP.Username != "" {
 		pw, err := secret("smtp password", c.SMTP.PasswordEnv, c.SMTP.PasswordFile)
 		if err != nil {

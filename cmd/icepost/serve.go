@@ -23,8 +23,21 @@ func cmdServe(e *env, args []string) int {
 	smtpAddr := fs.String("smtp", "127.0.0.1:1025", "embedded mode: where the SMTP server listens")
 	dryRun := fs.Bool("dry-run", false, "read mail and log what would be done; change and send nothing")
 	quiet := fs.Bool("q", false, "log only warnings and errors")
+	check := fs.Bool("check", false, "check the settings: the database, and a login to IMAP and SMTP; start nothing, send nothing (exit 0 when all works)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
+	}
+	if *check {
+		ok := false
+		if *config == "" {
+			ok = checkEmbedded(e.ctx, e.stdout, *dbPath, *imapAddr, *smtpAddr)
+		} else {
+			ok = checkConfigured(e.ctx, e.stdout, *config)
+		}
+		if !ok {
+			return exitInvalid
+		}
+		return exitOK
 	}
 	log := newLogger(e.stderr, !*quiet)
 	if *config == "" {
@@ -55,6 +68,13 @@ func cmdServe(e *env, args []string) int {
 		return exitUsage
 	}
 	defer closeAll()
+	// A fault of the settings stops serve now rather than after the
+	// first reply is lost (check.go).
+	reader, sender := d.Mailbox.(*mailbox.Reader), d.Sender.(*mailbox.Sender)
+	if err := checkAtStart(e.ctx, log, reader.Check, func(ctx context.Context) error { return sender.Check(ctx, cfg.Address) }); err != nil {
+		fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
+		return exitInvalid
+	}
 	log.Info("icepost serve", "address", cfg.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "database", cfg.Database, "dry_run", *dryRun)
 	return runDaemon(e, log, d)
 }
