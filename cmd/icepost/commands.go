@@ -36,6 +36,7 @@ func init() {
 	commands = []command{
 		{name: "serve", args: "[-config FILE] [-dry-run] [-q] [-db PATH] [-imap ADDR] [-smtp ADDR]", summary: "run the mail daemon (without a config: on an embedded mail system)", run: cmdServe},
 		{name: "secret", args: "FILE", summary: "write a new token secret to FILE for the config's secret_file (mode 0600; never replaces one)", run: cmdSecret},
+		{name: "backup", args: "[-config FILE | -db FILE]... DIR", summary: "copy the daemon's database into DIR, consistent while it runs, and check the copy", run: cmdBackup},
 		{name: "demo", args: "[-moves N] [-seed X]", summary: "watch two scripted players play a game by mail", run: cmdDemo},
 		{name: "mail", args: "parse [-json] [FILE]", summary: "what the daemon reads out of one mail", run: cmdMail},
 		{name: "validate", args: "[-q] FILE...", summary: "parse and replay records; file:line:col: errors", run: cmdValidate},
