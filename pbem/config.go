@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,9 +18,11 @@ import (
 
 // Config is the daemon's TOML configuration file. Secrets (passwords, the
 // token secret) never stand in the file: each comes from an environment
-// variable or a file the config names.
+// variable or a file the config names. LoadConfig resolves the paths it
+// names against the config file's folder (see Config.paths).
 type Config struct {
 	Database     string    `toml:"database"`      // SQLite file; default icepost.db
+	LogFormat    string    `toml:"log_format"`    // serve's log lines: text (default) or json
 	Address      string    `toml:"address"`       // the server's own mail address
 	Name         string    `toml:"name"`          // display name; default icepost
 	PollInterval Duration  `toml:"poll_interval"` // default 1m
@@ -86,6 +89,21 @@ func LoadConfig(path string) (*Config, error) {
 	if c.Database == "" {
 		c.Database = "icepost.db"
 	}
+	// A path in the file means the same whichever folder the daemon, or
+	// an operator's command, is started from.
+	dir := filepath.Dir(path)
+	for _, p := range c.paths() {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+	switch c.LogFormat {
+	case "":
+		c.LogFormat = "text"
+	case "text", "json":
+	default:
+		return nil, fmt.Errorf("%s: log_format is text or json, not %q", path, c.LogFormat)
+	}
 	if c.Address == "" || !strings.Contains(c.Address, "@") {
 		return nil, fmt.Errorf("%s: address must be the server's mail address, like games@example.org", path)
 	}
@@ -99,6 +117,12 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &c, nil
+}
+
+// paths are the settings that name a file, which LoadConfig resolves
+// against the config file's folder. A new file setting goes here.
+func (c *Config) paths() []*string {
+	return []*string{&c.Database, &c.SecretFile, &c.IMAP.PasswordFile, &c.SMTP.PasswordFile, &c.IMAP.CAFile, &c.SMTP.CAFile}
 }
 
 // secret reads a secret from an environment variable or a file.

@@ -38,6 +38,7 @@ func init() {
 			doc: "Run the mail daemon (without a config: on an embedded mail system). With -check, check the settings instead: the\ndatabase, and a login to IMAP and SMTP with TLS as configured; it says what works and what to fix, sends nothing,\nchanges nothing, and exits 0 only when all works. serve makes the same check of IMAP and SMTP at its start.",
 			run: cmdServe},
 		{name: "secret", args: "FILE", summary: "write a new token secret to FILE for the config's secret_file (mode 0600; never replaces one)", run: cmdSecret},
+		{name: "backup", args: "[-config FILE | -db FILE]... DIR", summary: "copy the daemon's database into DIR, consistent while it runs, and check the copy", run: cmdBackup},
 		{name: "demo", args: "[-moves N] [-seed X]", summary: "watch two scripted players play a game by mail", run: cmdDemo},
 		{name: "mail", args: "parse [-json] [FILE]", summary: "what the daemon reads out of one mail", run: cmdMail},
 		{name: "validate", args: "[-q] FILE...", summary: "parse and replay records; file:line:col: errors", run: cmdValidate},
