@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,9 +18,11 @@ import (
 
 // Config is the daemon's TOML configuration file. Secrets (passwords, the
 // token secret) never stand in the file: each comes from an environment
-// variable or a file the config names.
+// variable or a file the config names. LoadConfig resolves the paths it
+// names against the config file's folder (see Config.paths).
 type Config struct {
 	Database     string    `toml:"database"`      // SQLite file; default icepost.db
+	LogFormat    string    `toml:"log_format"`    // serve's log lines: text (default) or json
 	Address      string    `toml:"address"`       // the server's own mail address
 	Name         string    `toml:"name"`          // display name; default icepost
 	PollInterval Duration  `toml:"poll_interval"` // default 1m
@@ -33,7 +36,9 @@ type Config struct {
 	Bots         Bots      `toml:"bots"`          // the computer opponent
 	IMAP         struct {
 		Addr           string `toml:"addr"`
-		TLS            string `toml:"tls"` // tls, starttls, or none (loopback only)
+		TLS            string `toml:"tls"`         // tls, starttls, or none (loopback only)
+		CAFile         string `toml:"ca_file"`     // PEM file of the CAs to trust instead of the system's
+		ServerName     string `toml:"server_name"` // the name to check in the certificate; default: addr's host
 		Username       string `toml:"username"`
 		PasswordEnv    string `toml:"password_env"`
 		PasswordFile   string `toml:"password_file"`
@@ -45,6 +50,8 @@ type Config struct {
 	SMTP struct {
 		Addr         string `toml:"addr"`
 		TLS          string `toml:"tls"`
+		CAFile       string `toml:"ca_file"`
+		ServerName   string `toml:"server_name"`
 		Username     string `toml:"username"`
 		PasswordEnv  string `toml:"password_env"`
 		PasswordFile string `toml:"password_file"`
@@ -83,6 +90,21 @@ func LoadConfig(path string) (*Config, error) {
 	if c.Database == "" {
 		c.Database = "icepost.db"
 	}
+	// A path in the file means the same whichever folder the daemon, or
+	// an operator's command, is started from.
+	dir := filepath.Dir(path)
+	for _, p := range c.paths() {
+		if *p != "" && !filepath.IsAbs(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+	switch c.LogFormat {
+	case "":
+		c.LogFormat = "text"
+	case "text", "json":
+	default:
+		return nil, fmt.Errorf("%s: log_format is text or json, not %q", path, c.LogFormat)
+	}
 	if c.KeepSent.Duration < 0 {
 		return nil, fmt.Errorf("%s: keep_sent cannot be negative (720h, 30 days, when not set)", path)
 	}
@@ -102,6 +124,12 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &c, nil
+}
+
+// paths are the settings that name a file, which LoadConfig resolves
+// against the config file's folder. A new file setting goes here.
+func (c *Config) paths() []*string {
+	return []*string{&c.Database, &c.SecretFile, &c.IMAP.PasswordFile, &c.SMTP.PasswordFile, &c.IMAP.CAFile, &c.SMTP.CAFile}
 }
 
 // secret reads a secret from an environment variable or a file.
@@ -169,7 +197,8 @@ func (c *Config) IMAPConfig() (mailbox.IMAPConfig, error) {
 		return mailbox.IMAPConfig{}, err
 	}
 	return mailbox.IMAPConfig{
-		Addr: c.IMAP.Addr, TLS: mailbox.TLSMode(c.IMAP.TLS), Username: c.IMAP.Username, Password: pw,
+		Addr: c.IMAP.Addr, TLS: mailbox.TLSMode(c.IMAP.TLS), CAFile: c.IMAP.CAFile, ServerName: c.IMAP.ServerName,
+		Username: c.IMAP.Username, Password: pw,
 		Mailbox: c.IMAP.Mailbox, DoneFolder: c.IMAP.DoneFolder, RejectedFolder: c.IMAP.RejectedFolder,
 		DisableIdle: c.IMAP.DisableIdle, PollInterval: c.PollInterval.Duration,
 	}, nil
@@ -178,7 +207,8 @@ func (c *Config) IMAPConfig() (mailbox.IMAPConfig, error) {
 // SMTPConfig returns the sender settings, password included (none when no
 // username is set).
 func (c *Config) SMTPConfig() (mailbox.SMTPConfig, error) {
-	cfg := mailbox.SMTPConfig{Addr: c.SMTP.Addr, TLS: mailbox.TLSMode(c.SMTP.TLS), Username: c.SMTP.Username}
+	cfg := mailbox.SMTPConfig{Addr: c.SMTP.Addr, TLS: mailbox.TLSMode(c.SMTP.TLS), CAFile: c.SMTP.CAFile, ServerName: c.SMTP.ServerName,
+		Username: c.SMTP.Username}
 	if c.SMTP.Username != "" {
 		pw, err := secret("smtp password", c.SMTP.PasswordEnv, c.SMTP.PasswordFile)
 		if err != nil {

@@ -30,11 +30,12 @@ tls = "starttls"
 `
 
 func TestLoadConfig(t *testing.T) {
-	c, err := LoadConfig(writeConfig(t, baseConfig))
+	path := writeConfig(t, baseConfig)
+	c, err := LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Database != "icepost.db" || c.PollInterval.Seconds() != 30 {
+	if c.Database != filepath.Join(filepath.Dir(path), "icepost.db") || c.PollInterval.Seconds() != 30 || c.LogFormat != "text" {
 		t.Errorf("defaults: %+v", c)
 	}
 	t.Setenv("ICEPOST_TEST_SECRET", "short")
@@ -64,12 +65,62 @@ func TestLoadConfigRefuses(t *testing.T) {
 		{strings.Replace(baseConfig, `poll_interval = "30s"`, `poll_interval = "soon"`, 1), "not a duration"},
 		{"address = \"games@example.org\"\n", "addr are required"},
 		{"address = [", "icepost.toml"},
+		{"log_format = \"xml\"\n" + baseConfig, "log_format is text or json"},
 	}
 	for _, tt := range tests {
 		_, err := LoadConfig(writeConfig(t, tt.text))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("LoadConfig: %v, want an error containing %q", err, tt.want)
 		}
+	}
+}
+
+// A path in the config is read from the config file's folder, whatever
+// folder the command runs in; an absolute path stays as it is.
+func TestLoadConfigPathsBesideTheFile(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "etc"), 0o700)
+	os.WriteFile(filepath.Join(dir, "etc", "secret"), []byte("a-long-enough-secret-for-tokens\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "imap-pw"), []byte("imap\n"), 0o600)
+	smtpPW := filepath.Join(t.TempDir(), "smtp-pw")
+	os.WriteFile(smtpPW, []byte("smtp\n"), 0o600)
+	text := `
+database = "../state/icepost.db"
+secret_file = "secret"
+address = "games@example.org"
+log_format = "json"
+[imap]
+addr = "imap.example.org:993"
+username = "games"
+password_file = "../imap-pw"
+[smtp]
+addr = "smtp.example.org:587"
+username = "games"
+password_file = "` + smtpPW + `"
+`
+	cfg := filepath.Join(dir, "etc", "icepost.toml")
+	if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir()) // anywhere but the config's folder
+	c, err := LoadConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "state", "icepost.db"); c.Database != want {
+		t.Errorf("database = %q, want %q", c.Database, want)
+	}
+	if c.LogFormat != "json" {
+		t.Errorf("log_format = %q", c.LogFormat)
+	}
+	if s, err := c.Secret(); err != nil || string(s) != "a-long-enough-secret-for-tokens" {
+		t.Errorf("secret_file beside the config: %q %v", s, err)
+	}
+	if ic, err := c.IMAPConfig(); err != nil || ic.Password != "imap" {
+		t.Errorf("imap password_file: %q %v", ic.Password, err)
+	}
+	if sc, err := c.SMTPConfig(); err != nil || sc.Password != "smtp" || c.SMTP.PasswordFile != smtpPW {
+		t.Errorf("absolute smtp password_file: %q %v (%s)", sc.Password, err, c.SMTP.PasswordFile)
 	}
 }
 

@@ -29,8 +29,9 @@ type Mailbox interface {
 }
 
 // Sender sends one mail: *mailbox.Sender is one. An error that
-// mailerr.IsTemporary calls temporary is tried again later; any other
-// gives the mail up.
+// mailerr.Classify calls temporary is tried again later; an operator fault
+// stops sending until it passes, and keeps every mail; any other gives
+// the mail up.
 type Sender interface {
 	Send(ctx context.Context, from string, to []string, msg []byte) error
 }
@@ -56,11 +57,13 @@ type Daemon struct {
 	// (PruneSent); default DefaultKeepSent.
 	KeepSent time.Duration
 
-	wake       chan struct{}
-	botWake    chan struct{}
-	synced     atomic.Int64 // outbox rows up to this id are durable (syncDB)
-	lastTick   time.Time
-	dryRunSeen map[uint32]bool
+	wake        chan struct{}
+	botWake     chan struct{}
+	synced      atomic.Int64 // outbox rows up to this id are durable (syncDB)
+	lastTick    time.Time
+	dryRunSeen  map[uint32]bool
+	hold        outboxHold       // sending stopped by an operator fault (outbox.go)
+	inboxRemind mailerr.Reminder // an operator fault of the inbox
 	// unrecorded are sends whose outcome could not be written (a full
 	// disk): SendOutbox writes them before it sends anything else.
 	unrecorded []sendOutcome
@@ -95,14 +98,25 @@ func (d *Daemon) Run(ctx context.Context) error {
 			// Tried again either way: a mail that cannot be handled is
 			// set aside without an error, so this is the mailbox or the
 			// database. One that will not pass needs the operator.
-			level := slog.LevelWarn
-			if !mailerr.IsTemporary(err) {
-				level = slog.LevelError
+			switch kind := mailerr.Classify(err); {
+			case kind == mailerr.Operator:
+				// Said once with what to fix, and hourly while it lasts.
+				level := slog.LevelDebug
+				if d.inboxRemind.Due(d.Server.now(), mailerr.Advice(err)) {
+					level = slog.LevelError
+				}
+				log.Log(ctx, level, mailerr.Advice(err), "err", err, "retry_in", backoff)
+			case kind == mailerr.Temporary:
+				log.Warn("inbox", "err", err, "temporary", true, "retry_in", backoff)
+			default:
+				log.Error("inbox", "err", err, "temporary", false, "retry_in", backoff)
 			}
-			log.Log(ctx, level, "inbox", "err", err, "temporary", level == slog.LevelWarn, "retry_in", backoff)
 			sleep(ctx, backoff)
 			backoff = min(backoff*2, 5*time.Minute)
 			continue
+		}
+		if since := d.inboxRemind.Clear(); !since.IsZero() {
+			log.Warn("inbox works again: the operator fault is over", "since", since.Format(time.RFC3339))
 		}
 		backoff = time.Second
 		if n > 0 {
@@ -340,6 +354,11 @@ type outboxItem struct {
 // not yet due is (zero when none). Mails to different recipients go out
 // on up to Daemon.Senders connections at once; the mails to one recipient
 // go out one after another, in the order they were queued.
+//
+// An operator fault (a login refused, a certificate not trusted: see
+// mailerr) stops sending: the mails stay queued as they were, and
+// SendOutbox tries again with one mail, from a minute later doubling up
+// to five minutes, until one goes through (outbox.go).
 func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 	// Mails sent whose outcome could not be written are written first:
 	// until a write succeeds, nothing is sent, since they would be sent
@@ -352,6 +371,13 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 	}
 	db := d.Server.DB
 	now := d.Server.now()
+	if err := d.loadHold(ctx); err != nil {
+		return time.Time{}, err
+	}
+	probe := d.hold.held()
+	if probe && now.Before(d.hold.probeAt) {
+		return d.hold.probeAt, nil
+	}
 	rows, err := db.QueryContext(ctx, `SELECT id, recipient, message, attempts, created_at FROM pbem_outbox
 		WHERE sent_at IS NULL AND failed_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT 100`, now.Unix())
 	if err != nil {
@@ -369,6 +395,9 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return time.Time{}, err
+	}
+	if probe && len(items) > 1 {
+		items = items[:1] // the oldest mail due tells whether the fault is over
 	}
 	// A reply goes out only once the commit that queued it is durable:
 	// the inbox loop syncs each batch (ProcessInbox); others, the bots'
@@ -407,16 +436,26 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 		d.unrecorded, err = d.record(ctx, outcomes, &failed)
 		recorded <- err
 	}()
+	// An operator fault stops every sender after the mail in hand: the
+	// next would meet it too.
+	var fault atomic.Pointer[error]
+	var reached atomic.Bool // a send got an answer about its mail
 	work := make(chan []outboxItem)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for q := range work {
 				for _, it := range q {
-					if failed.Load() || ctx.Err() != nil {
+					if failed.Load() || fault.Load() != nil || ctx.Err() != nil {
 						break
 					}
-					outcomes <- d.sendOne(ctx, it)
+					o := d.sendOne(ctx, it)
+					if o.fault != nil {
+						fault.CompareAndSwap(nil, &o.fault)
+					} else if !o.stopped {
+						reached.Store(true)
+					}
+					outcomes <- o
 				}
 			}
 		})
@@ -432,6 +471,14 @@ func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
 	}
 	if err := ctx.Err(); err != nil {
 		return time.Time{}, err
+	}
+	if f := fault.Load(); f != nil {
+		return d.holdSending(ctx, now, *f)
+	}
+	if reached.Load() && d.hold.held() {
+		if err := d.resumeSending(ctx, now); err != nil {
+			return time.Time{}, err
+		}
 	}
 	var next int64
 	err = db.QueryRowContext(ctx, `SELECT coalesce(min(next_try_at), 0) FROM pbem_outbox WHERE sent_at IS NULL AND failed_at IS NULL`).Scan(&next)
@@ -449,7 +496,8 @@ type sendOutcome struct {
 	giveUp  bool      // failed for good
 	retryAt time.Time // failed for now
 	err     string
-	stopped bool // not sent: the daemon is stopping
+	stopped bool  // not sent: the daemon is stopping
+	fault   error // not sent: an operator fault; the mail stays as it was
 }
 
 // sendOne sends one mail of the outbox and says what became of it: sent,
@@ -461,13 +509,26 @@ func (d *Daemon) sendOne(ctx context.Context, it outboxItem) sendOutcome {
 	}
 	err := d.Sender.Send(ctx, d.Server.Address, []string{it.to}, it.msg)
 	o := sendOutcome{id: it.id, at: d.Server.now(), sent: err == nil}
-	if err != nil && ctx.Err() != nil {
+	if err == nil {
+		return o
+	}
+	o.err = err.Error()
+	kind := mailerr.Classify(err)
+	switch {
+	case ctx.Err() != nil:
 		o.stopped = true // not refused: due again at the next start
-	} else if err != nil {
-		temp := mailerr.IsTemporary(err)
+	case kind == mailerr.Operator:
+		o.fault = err // about no mail: holdSending logs it
+	default:
+		temp := kind == mailerr.Temporary
 		d.Server.log().Warn("sending", "to", it.to, "err", err, "temporary", temp)
-		o.err = err.Error()
-		if !temp || o.at.Sub(time.Unix(it.created, 0)) > giveUp {
+		// The two days count from the mail's queueing, or from the end
+		// of the last operator fault: a fault is nobody's mail's.
+		from := time.Unix(it.created, 0)
+		if d.hold.resumed.After(from) {
+			from = d.hold.resumed
+		}
+		if !temp || o.at.Sub(from) > giveUp {
 			o.giveUp = true
 		} else {
 			o.retryAt = o.at.Add(time.Minute << min(it.attempts, 6)) // 1 min doubling to about an hour
@@ -538,6 +599,10 @@ func (d *Daemon) recordSent(ctx context.Context, batch []sendOutcome) error {
 		switch {
 		case o.stopped:
 			continue
+		case o.fault != nil:
+			// Kept as it was, not counted as a try; the error says
+			// why it waits (icepost outbox list).
+			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET last_error = ? WHERE id = ?`, o.err, o.id)
 		case o.sent:
 			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?`, o.at.Unix(), o.id)
 		case o.giveUp:

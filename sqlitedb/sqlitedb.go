@@ -14,8 +14,11 @@ package sqlitedb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"os"
 	"strings"
 
 	_ "github.com/mattn/go-sqlite3" // the database/sql driver "sqlite3"
@@ -48,7 +51,14 @@ func escapePath(p string) string {
 // Open opens (creating if need be) the SQLite file at path with DSN's
 // settings, and checks that it can be read. It does not migrate anything:
 // each user of the file runs its own Migrations.
+//
+// A new file is created mode 0600: it holds players' addresses and games,
+// and SQLite would create it with the process's umask (often 0644).
+// SQLite gives the -wal and -shm files the mode of the database file.
 func Open(ctx context.Context, path string) (*sql.DB, error) {
+	if err := createPrivate(path); err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
 	db, err := sql.Open("sqlite3", DSN(path))
 	if err != nil {
 		return nil, err
@@ -58,4 +68,17 @@ func Open(ctx context.Context, path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// createPrivate creates path, empty and mode 0600, unless it exists. An
+// empty file is an empty database to SQLite.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }

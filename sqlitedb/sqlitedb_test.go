@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/fstest"
 )
@@ -280,5 +281,42 @@ func TestOpenOddPath(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), filepath.Join(dir, "missing", "x.db")); err == nil || !strings.Contains(err.Error(), "opening") {
 		t.Errorf("Open in a missing directory: %v", err)
+	}
+}
+
+// A new database and its -wal and -shm files are for their owner only,
+// whatever the umask lets SQLite do by itself.
+func TestOpenCreatesPrivateFiles(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	db, path := openTemp(t, "private.db")
+	if _, err := db.Exec(`CREATE TABLE t (x INTEGER); INSERT INTO t VALUES (1)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", filepath.Base(p), fi.Mode().Perm())
+		}
+	}
+}
+
+// An existing file keeps the mode its owner gave it.
+func TestOpenKeepsModeOfExistingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.db")
+	if err := os.WriteFile(path, nil, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(path, 0o640)
+	db, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want 0640 kept", fi.Mode().Perm())
 	}
 }

@@ -34,8 +34,11 @@ func init() {
 	// Set here rather than in its declaration because help and the
 	// usages refer to the table itself.
 	commands = []command{
-		{name: "serve", args: "[-config FILE] [-dry-run] [-q] [-db PATH] [-imap ADDR] [-smtp ADDR]", summary: "run the mail daemon (without a config: on an embedded mail system)", run: cmdServe},
+		{name: "serve", args: "[-config FILE] [-check] [-dry-run] [-q] [-db PATH] [-imap ADDR] [-smtp ADDR]", summary: "run the mail daemon (without a config: on an embedded mail system); -check checks the settings",
+			doc: "Run the mail daemon (without a config: on an embedded mail system). With -check, check the settings instead: the\ndatabase, and a login to IMAP and SMTP with TLS as configured; it says what works and what to fix, sends nothing,\nchanges nothing, and exits 0 only when all works. serve makes the same check of IMAP and SMTP at its start.",
+			run: cmdServe},
 		{name: "secret", args: "FILE", summary: "write a new token secret to FILE for the config's secret_file (mode 0600; never replaces one)", run: cmdSecret},
+		{name: "backup", args: "[-config FILE | -db FILE]... DIR", summary: "copy the daemon's database into DIR, consistent while it runs, and check the copy", run: cmdBackup},
 		{name: "demo", args: "[-moves N] [-seed X]", summary: "watch two scripted players play a game by mail", run: cmdDemo},
 		{name: "mail", args: "parse [-json] [FILE]", summary: "what the daemon reads out of one mail", run: cmdMail},
 		{name: "validate", args: "[-q] FILE...", summary: "parse and replay records; file:line:col: errors", run: cmdValidate},
@@ -75,6 +78,10 @@ func init() {
 			{name: "unblock", args: "ADDRESS", summary: "answer an address again", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, false) })},
 			{name: "export", args: "ADDRESS", summary: "everything kept about a player, as JSON: games and records, settings, vacations, mails from and to them, archived games", run: onServer(playersExport)},
 			{name: "forget", args: "ADDRESS", summary: "replace a player's address and name by a pseudonym everywhere, the archive's records included; the games stay", run: onServer(playersForget)},
+		}},
+		{name: "outbox", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the mails the daemon has not sent: list them, send again those given up", run: cmdOutbox, subcommands: []command{
+			{name: "list", args: "[-failed]", summary: "the mails waiting or given up (-failed: given up only), oldest first, with their last error", run: onServer(outboxList)},
+			{name: "retry", args: "ID|all", summary: "make a mail given up (or waiting; all: every one) due now: the running daemon sends it within a minute", run: onServer(outboxRetry)},
 		}},
 		{name: "record", args: "GAME [-seats S] [-board B] [-target T] [-o FILE] [-event E] [-site S] [-date YYYY.MM.DD] [-player NAME]... | -resume FILE",
 			summary: "record a game played at the table", doc: recordDoc(), run: cmdRecord},

@@ -10,9 +10,14 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
 	"time"
 
 	"icepost/archive"
@@ -55,6 +60,25 @@ func openDaemonDB(ctx context.Context, path string, log *slog.Logger) (*sql.DB, 
 		return nil, err
 	}
 	return db, nil
+}
+
+// openExistingDaemonDB opens the daemon's database at path as
+// openDaemonDB does, but only when the file exists: a command that reads
+// the daemon's database (games, players, outbox) must not leave an empty
+// one behind when given a wrong path. The error names the file looked
+// for; the command exits 2 (exitUsage) on it.
+func openExistingDaemonDB(ctx context.Context, path string) (*sql.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		where := path
+		if abs, aerr := filepath.Abs(path); aerr == nil && abs != path {
+			where += " (" + abs + ")"
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("no database at %s: name the daemon's with -db FILE or -config FILE", where)
+		}
+		return nil, fmt.Errorf("the database %s: %w", where, err)
+	}
+	return openDaemonDB(ctx, path, nil)
 }
 
 // embeddedUsers are the accounts of the embedded mail system: the server's
@@ -137,10 +161,18 @@ func freeOr(addr string) string {
 	return addr
 }
 
-func newLogger(w io.Writer, verbose bool) *slog.Logger {
+func newLogger(w io.Writer, verbose bool) *slog.Logger { return newFormatLogger(w, verbose, "text") }
+
+// newFormatLogger logs in the config's log_format: "json" (one object a
+// line, for a log collector) or "text" (key=value).
+func newFormatLogger(w io.Writer, verbose bool, format string) *slog.Logger {
 	level := slog.LevelInfo
 	if !verbose {
 		level = slog.LevelWarn
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+	opts := &slog.HandlerOptions{Level: level}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }

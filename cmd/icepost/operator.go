@@ -48,7 +48,7 @@ func operator(e *env, name string, args []string) int {
 			return exitUsage
 		}
 	}
-	d, err := openDaemonDB(e.ctx, path, nil)
+	d, err := openExistingDaemonDB(e.ctx, path)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "icepost %s: %v\n", name, err)
 		return exitUsage

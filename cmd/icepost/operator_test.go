@@ -162,6 +162,11 @@ func TestOperatorPlayers(t *testing.T) {
 // is done.
 func TestOperatorNeedsIdentity(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "empty.db")
+	d, err := openDaemonDB(context.Background(), db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
 	if code, out, _ := runOp(t, "games", "-db", db, "list"); code != exitOK || strings.Count(out, "\n") != 1 {
 		t.Errorf("list of nothing: exit %d %q", code, out)
 	}

@@ -5,10 +5,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"icepost/pbem"
 	"icepost/pbem/localmail"
@@ -23,17 +27,53 @@ func cmdServe(e *env, args []string) int {
 	smtpAddr := fs.String("smtp", "127.0.0.1:1025", "embedded mode: where the SMTP server listens")
 	dryRun := fs.Bool("dry-run", false, "read mail and log what would be done; change and send nothing")
 	quiet := fs.Bool("q", false, "log only warnings and errors")
+	check := fs.Bool("check", false, "check the settings: the database, and a login to IMAP and SMTP; start nothing, send nothing (exit 0 when all works)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	log := newLogger(e.stderr, !*quiet)
-	if *config == "" {
+	if *check {
+		ok := false
+		if *config == "" {
+			ok = checkEmbedded(e.ctx, e.stdout, *dbPath, *imapAddr, *smtpAddr)
+		} else {
+			ok = checkConfigured(e.ctx, e.stdout, *config)
+		}
+		if !ok {
+			return exitInvalid
+		}
+		return exitOK
+	}
+	var cfg *pbem.Config
+	db, format := *dbPath, "text"
+	if *config != "" {
+		var err error
+		if cfg, err = pbem.LoadConfig(*config); err != nil {
+			fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
+			return exitUsage
+		}
+		db, format = cfg.Database, cfg.LogFormat
+	}
+	log := newFormatLogger(e.stderr, !*quiet, format)
+	// Before the database is opened, so that a refused start changes
+	// nothing in it.
+	lock, err := lockDaemon(db)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
+		if errors.As(err, new(*runningError)) {
+			return exitRunning
+		}
+		return exitUsage
+	}
+	defer lock.release()
+	defer onHangup(log)()
+	if cfg == nil {
 		emb, err := startEmbedded(e.ctx, *dbPath, *imapAddr, *smtpAddr, log, *dryRun)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
 			return exitUsage
 		}
 		defer emb.close()
+		logStarted(log, "imap", emb.sys.IMAPAddr, "smtp", emb.sys.SMTPAddr, "database", *dbPath, "dry_run", *dryRun)
 		printEmbedded(e.stdout, emb.sys, *dbPath)
 		// Said on the terminal whatever the log level: a mail client set
 		// up for the usual port would find nothing there.
@@ -44,18 +84,20 @@ func cmdServe(e *env, args []string) int {
 		}
 		return runDaemon(e, log, emb.daemon)
 	}
-	cfg, err := pbem.LoadConfig(*config)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
-		return exitUsage
-	}
 	d, closeAll, err := configuredDaemon(e.ctx, cfg, log, *dryRun)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
 		return exitUsage
 	}
 	defer closeAll()
-	log.Info("icepost serve", "address", cfg.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "database", cfg.Database, "dry_run", *dryRun)
+	// A fault of the settings stops serve now rather than after the
+	// first reply is lost (check.go).
+	reader, sender := d.Mailbox.(*mailbox.Reader), d.Sender.(*mailbox.Sender)
+	if err := checkAtStart(e.ctx, log, reader.Check, func(ctx context.Context) error { return sender.Check(ctx, cfg.Address) }); err != nil {
+		fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
+		return exitInvalid
+	}
+	logStarted(log, "address", cfg.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "database", cfg.Database, "dry_run", *dryRun)
 	return runDaemon(e, log, d)
 }
 
@@ -70,6 +112,48 @@ func runDaemon(e *env, log *slog.Logger, d *pbem.Daemon) int {
 	// Logged at Warn, so that -q shows it too: it is the last line.
 	log.Warn("icepost serve stopped", "cause", context.Cause(e.ctx))
 	return exitOK
+}
+
+// exitRunning: serve refused to start because another daemon runs on
+// its database.
+const exitRunning = 1
+
+// logStarted logs serve's start line, with the build that icepost
+// version prints.
+func logStarted(log *slog.Logger, args ...any) {
+	b := readBuild()
+	rev := b.revision
+	switch {
+	case rev == "":
+		rev = "unknown"
+	case b.modified:
+		rev += " (modified)"
+	}
+	log.Info("icepost serve started", append([]any{"version", b.version, "revision", rev}, args...)...)
+}
+
+// onHangup keeps SIGHUP from ending serve without a word, as it would by
+// default (a closed terminal, or an operator who expects a reload):
+// there is nothing to reload, and logs go to stderr, so there is no log
+// file to reopen either. It returns the func that stops it.
+func onHangup(log *slog.Logger) (stop func()) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-hup:
+				log.Warn("SIGHUP: nothing to reload; restart icepost serve to apply a new config")
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(hup)
+		close(done)
+	}
 }
 
 func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, dryRun bool) (*pbem.Daemon, func(), error) {

@@ -27,34 +27,48 @@ func cmdVersion(e *env, args []string) int {
 // build from a working copy); the revision is there when the binary was
 // built in a VCS checkout (go build stamps it; go run and go test do not).
 func printVersion(w io.Writer) {
-	version, goVersion, vcs := "(devel)", "", ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if v := bi.Main.Version; v != "" {
-			version = v
+	b := readBuild()
+	vcs := ""
+	if b.revision != "" {
+		vcs = " (revision " + b.revision
+		if b.time != "" {
+			vcs += ", " + b.time
 		}
-		goVersion = bi.GoVersion
-		var rev, at string
-		modified := false
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.time":
-				at = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
+		if b.modified {
+			vcs += ", modified"
 		}
-		if rev != "" {
-			vcs = " (revision " + rev
-			if at != "" {
-				vcs += ", " + at
-			}
-			if modified {
-				vcs += ", modified"
-			}
-			vcs += ")"
+		vcs += ")"
+	}
+	fmt.Fprintf(w, "icepost %s%s %s\n", b.version, vcs, b.goVersion)
+}
+
+// build is what the toolchain recorded in the binary: what icepost
+// version prints, and serve's start line says.
+type build struct {
+	version, goVersion string
+	revision, time     string // "" when not built in a VCS checkout
+	modified           bool
+}
+
+func readBuild() build {
+	b := build{version: "(devel)"}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	if v := bi.Main.Version; v != "" {
+		b.version = v
+	}
+	b.goVersion = bi.GoVersion
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.revision = s.Value
+		case "vcs.time":
+			b.time = s.Value
+		case "vcs.modified":
+			b.modified = s.Value == "true"
 		}
 	}
-	fmt.Fprintf(w, "icepost %s%s %s\n", version, vcs, goVersion)
+	return b
 }

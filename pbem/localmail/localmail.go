@@ -58,8 +58,10 @@ type System struct {
 	mu       sync.Mutex
 	imap     *imapserver.Server // nil while suspended
 	imapDone chan struct{}
-	stopped  bool
-	stopCtx  func() bool
+	// delivered is closed at the next delivery, for the idle sessions.
+	delivered chan struct{}
+	stopped   bool
+	stopCtx   func() bool
 }
 
 // Start starts the servers. They stop when ctx is done or Stop is called.
@@ -150,6 +152,52 @@ func (s *System) startIMAP(addr string) error {
 type addressLogin struct {
 	imapserver.SessionIMAP4rev2
 	s *System
+}
+
+// Idle works around go-imap v2.0.0-beta.8's server (imapserver/tracker.go,
+// SessionTracker.Idle): it writes the updates queued for a session only
+// when the next one comes, so a mail that arrived just before IDLE began,
+// or while it was starting, is announced only with the mail after it, and
+// a client waiting in IDLE sits there (mutt: 31 s for a reply). Here an
+// idle session writes what is queued at once, again whenever the system
+// delivers a mail, and each second for what other sessions change (a
+// move, an APPEND). Remove it when the library announces queued updates at
+// the start of IDLE (docs/mail.md, "The embedded mail system and IDLE").
+func (a *addressLogin) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		delivered := a.s.deliveries()
+		if err := a.SessionIMAP4rev2.Poll(w, true); err != nil {
+			return err
+		}
+		select {
+		case <-stop:
+			return nil
+		case <-delivered:
+		case <-tick.C:
+		}
+	}
+}
+
+// deliveries is a channel closed at the next delivery.
+func (s *System) deliveries() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.delivered == nil {
+		s.delivered = make(chan struct{})
+	}
+	return s.delivered
+}
+
+// announce wakes the idle sessions after a delivery.
+func (s *System) announce() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.delivered != nil {
+		close(s.delivered)
+		s.delivered = nil
+	}
 }
 
 func (a *addressLogin) Login(username, password string) error {
@@ -256,6 +304,7 @@ func (s *System) Append(ctx context.Context, user, mailbox string, msg []byte) e
 		return fmt.Errorf("localmail: no user %q", user)
 	}
 	_, err := u.Append(mailbox, bytes.NewReader(msg), &imap.AppendOptions{Time: time.Now()})
+	s.announce()
 	return err
 }
 

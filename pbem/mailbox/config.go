@@ -3,9 +3,11 @@ package mailbox
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strings"
 	"time"
 )
@@ -78,6 +80,35 @@ func tlsConfig(c *tls.Config, addr string) *tls.Config {
 	return out
 }
 
+// trust returns c (or a new config) with the certificate authorities of
+// the PEM file caFile as its only roots, and serverName as the name the
+// server's certificate must hold, each when given.
+func trust(c *tls.Config, caFile, serverName string) (*tls.Config, error) {
+	if caFile == "" && serverName == "" {
+		return c, nil
+	}
+	if c != nil {
+		c = c.Clone()
+	} else {
+		c = &tls.Config{}
+	}
+	if serverName != "" {
+		c.ServerName = serverName
+	}
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			return nil, fmt.Errorf("ca_file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("ca_file %s: no PEM certificate in it (want -----BEGIN CERTIFICATE----- blocks)", caFile)
+		}
+		c.RootCAs = pool
+	}
+	return c, nil
+}
+
 // dialTCP opens a TCP connection to addr, wrapped in TLS for TLSImplicit.
 func dialTCP(ctx context.Context, addr string, mode TLSMode, tc *tls.Config, timeout time.Duration) (net.Conn, error) {
 	d := &net.Dialer{Timeout: timeout}
@@ -97,6 +128,11 @@ type IMAPConfig struct {
 	// TLSConfig, when set, is used for TLS (for example to trust a private
 	// CA). ServerName defaults to the host of Addr.
 	TLSConfig *tls.Config
+	// CAFile and ServerName, when set, override TLSConfig's: the PEM
+	// file of the certificate authorities to trust instead of the
+	// system's (a private CA), and the name the server's certificate
+	// must hold when it is not the host of Addr.
+	CAFile, ServerName string
 	// Username and Password log in with the IMAP LOGIN command.
 	Username, Password string
 
@@ -143,6 +179,10 @@ func (c IMAPConfig) withDefaults() (IMAPConfig, error) {
 		return c, err
 	}
 	c.TLS = mode
+	if c.TLSConfig, err = trust(c.TLSConfig, c.CAFile, c.ServerName); err != nil {
+		return c, fmt.Errorf("mailbox: [imap] %w", err)
+	}
+	c.CAFile, c.ServerName = "", "" // in TLSConfig now: not read twice
 	if c.Mailbox == "" {
 		c.Mailbox = "INBOX"
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
+
+	"icepost/pbem/mailerr"
 )
 
 // Mail is one message read from the inbox.
@@ -54,7 +56,7 @@ func Dial(ctx context.Context, cfg IMAPConfig) (*Inbox, error) {
 
 	conn, err := dialTCP(ctx, cfg.Addr, cfg.TLS, cfg.TLSConfig, cfg.DialTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("mailbox: dial IMAP %s: %w", cfg.Addr, err)
+		return nil, fmt.Errorf("mailbox: %w", mailerr.At("IMAP", cfg.Addr, mailerr.StepDial, err))
 	}
 	// Until Dial returns, a cancelled or expired ctx closes the connection,
 	// which unblocks whatever command is waiting.
@@ -72,26 +74,30 @@ func Dial(ctx context.Context, cfg IMAPConfig) (*Inbox, error) {
 			},
 		},
 	}
-	fail := func(step string, err error) (*Inbox, error) {
+	// Each failure says the step it came at, which tells a refused
+	// login from a refused command (mailerr).
+	fail := func(step mailerr.Step, err error) (*Inbox, error) {
 		conn.Close()
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w (%w)", ctx.Err(), err)
 		}
-		return nil, fmt.Errorf("mailbox: IMAP %s at %s: %w", step, cfg.Addr, err)
+		return nil, fmt.Errorf("mailbox: %w", mailerr.At("IMAP", cfg.Addr, step, err))
 	}
+	greeting := mailerr.StepDial
 	if cfg.TLS == TLSStartTLS {
 		in.c, err = imapclient.NewStartTLS(conn, opts)
 		if err != nil {
-			return fail("starttls", err)
+			return fail(mailerr.StepTLS, err)
 		}
+		greeting = mailerr.StepTLS
 	} else {
 		in.c = imapclient.New(conn, opts)
 	}
 	if err := in.c.WaitGreeting(); err != nil {
-		return fail("greeting", err)
+		return fail(greeting, err)
 	}
 	if err := in.c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
-		return fail("login as "+cfg.Username, err)
+		return fail(mailerr.StepLogin, fmt.Errorf("as %s: %w", cfg.Username, err))
 	}
 	in.delim = '/'
 	if l, err := in.c.List("", "", nil).Collect(); err == nil && len(l) > 0 && l[0].Delim != 0 {
@@ -99,7 +105,7 @@ func Dial(ctx context.Context, cfg IMAPConfig) (*Inbox, error) {
 	}
 	sel, err := in.c.Select(cfg.Mailbox, nil).Wait()
 	if err != nil {
-		return fail("select "+cfg.Mailbox, err)
+		return fail(mailerr.StepSelect, fmt.Errorf("%s: %w", cfg.Mailbox, err))
 	}
 	in.uidValidity = sel.UIDValidity
 	return in, nil

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/emersion/go-imap/v2"
+
+	"icepost/pbem/mailerr"
 )
 
 // Reader is an inbox that survives dropped connections: it dials on first
@@ -24,6 +26,7 @@ type Reader struct {
 	failures int    // consecutive failed dials or dropped connections
 	lastUIDV uint32 // UIDVALIDITY seen on the previous connection
 	closed   bool
+	remind   mailerr.Reminder // an operator fault met in connecting
 }
 
 // NewReader checks cfg and returns a Reader; it does not connect yet.
@@ -84,8 +87,11 @@ func (r *Reader) connect(ctx context.Context) error {
 				return ctx.Err()
 			}
 			r.failures++
-			r.cfg.Logger.Warn("IMAP connect failed", "addr", r.cfg.Addr, "attempt", r.failures, "err", err)
+			r.logConnectFailed(err)
 			continue
+		}
+		if since := r.remind.Clear(); !since.IsZero() {
+			r.cfg.Logger.Warn("IMAP works again: the operator fault is over", "addr", r.cfg.Addr, "since", since.Format(time.RFC3339))
 		}
 		r.in = in
 		if r.lastUIDV != 0 && in.uidValidity != r.lastUIDV {
@@ -97,6 +103,37 @@ func (r *Reader) connect(ctx context.Context) error {
 	}
 	return nil
 }
+
+// logConnectFailed logs a failed connection: a temporary failure at Warn
+// level; an operator fault (a login refused, a certificate not trusted)
+// at Error level with what to fix, the first time and hourly while it
+// lasts, and at Debug level in between.
+func (r *Reader) logConnectFailed(err error) {
+	advice := mailerr.Advice(err)
+	switch {
+	case advice == "":
+		r.cfg.Logger.Warn("IMAP connect failed", "addr", r.cfg.Addr, "attempt", r.failures, "err", err)
+	case r.remind.Due(time.Now(), advice):
+		r.cfg.Logger.Error(advice, "addr", r.cfg.Addr, "attempt", r.failures, "err", err, "retry_in", "up to "+r.cfg.MaxBackoff.String())
+	default:
+		r.cfg.Logger.Debug(advice, "addr", r.cfg.Addr, "attempt", r.failures, "err", err)
+	}
+}
+
+// Check connects, logs in and selects the mailbox as a Reader would, once,
+// and logs out: it reads and changes nothing. It returns nil when all of
+// that works, or the error met (mailerr.Advice says what to fix).
+func Check(ctx context.Context, cfg IMAPConfig) error {
+	in, err := Dial(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	in.Close()
+	return nil
+}
+
+// Check is Check with the Reader's settings, on a connection of its own.
+func (r *Reader) Check(ctx context.Context) error { return Check(ctx, r.cfg) }
 
 // backoff returns the wait before the next dial: MinBackoff doubled per
 // consecutive failure, capped at MaxBackoff, with the upper half jittered.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,8 +26,14 @@ type SMTPConfig struct {
 	// TLSConfig, when set, is used for TLS. ServerName defaults to the host
 	// of Addr.
 	TLSConfig *tls.Config
-	// Username and Password, when Username is set, authenticate with
-	// AUTH PLAIN (only ever over TLS or to a loopback server).
+	// CAFile and ServerName, when set, override TLSConfig's: the PEM
+	// file of the certificate authorities to trust instead of the
+	// system's (a private CA), and the name the server's certificate
+	// must hold when it is not the host of Addr.
+	CAFile, ServerName string
+	// Username and Password, when Username is set, log in with AUTH
+	// PLAIN, or LOGIN when the server offers only that (only ever over
+	// TLS or to a loopback server).
 	Username, Password string
 	// LocalName is the name given in EHLO; default "localhost".
 	LocalName string
@@ -71,6 +78,9 @@ func NewSender(cfg SMTPConfig) (*Sender, error) {
 		return nil, err
 	}
 	cfg.TLS = mode
+	if cfg.TLSConfig, err = trust(cfg.TLSConfig, cfg.CAFile, cfg.ServerName); err != nil {
+		return nil, fmt.Errorf("mailbox: [smtp] %w", err)
+	}
 	if cfg.LocalName == "" {
 		cfg.LocalName = "localhost"
 	}
@@ -84,26 +94,37 @@ func NewSender(cfg SMTPConfig) (*Sender, error) {
 }
 
 // SendError is the error Send returns. Temporary says whether trying again
-// later may succeed: true for 4xx replies and network failures, false for
-// 5xx replies. Code is the SMTP reply code, or 0 when the server gave none.
+// later may succeed: true for 4xx replies, network failures and operator
+// faults, false for 5xx replies about the message. Operator says that the
+// settings or the server are wrong, not the message (mailerr.Operator): a
+// login refused, a certificate not trusted, a refused connection. Code is
+// the SMTP reply code, or 0 when the server gave none.
 type SendError struct {
-	Code int
-	Temp bool
-	Err  error
+	Code     int
+	Temp     bool
+	Operator bool
+	Err      error
 }
 
 func (e *SendError) Error() string {
-	kind := "permanent"
-	if e.Temp {
-		kind = "temporary"
-	}
-	return fmt.Sprintf("mailbox: send (%s): %v", kind, e.Err)
+	return fmt.Sprintf("mailbox: send (%s): %v", e.Kind(), e.Err)
 }
 
 func (e *SendError) Unwrap() error { return e.Err }
 
 // Temporary reports whether a retry may succeed.
-func (e *SendError) Temporary() bool { return e.Temp }
+func (e *SendError) Temporary() bool { return e.Temp || e.Operator }
+
+// Kind says what the error is to mailerr.Classify.
+func (e *SendError) Kind() mailerr.Kind {
+	switch {
+	case e.Operator:
+		return mailerr.Operator
+	case e.Temp:
+		return mailerr.Temporary
+	}
+	return mailerr.Permanent
+}
 
 // IsTemporary reports whether err (from Send) is worth retrying. It is
 // mailerr.IsTemporary, the one decision the daemon makes too: a
@@ -111,20 +132,24 @@ func (e *SendError) Temporary() bool { return e.Temp }
 // message was not refused, only not sent yet).
 func IsTemporary(err error) bool { return mailerr.IsTemporary(err) }
 
-// classify wraps err in a *SendError.
+// classify wraps err in a *SendError, by mailerr.Classify: err carries the
+// step it came at (mailerr.At).
 func classify(err error) error {
 	var send *SendError
 	if errors.As(err, &send) {
 		return err
 	}
+	kind := mailerr.Classify(err)
+	se := &SendError{Temp: kind == mailerr.Temporary, Operator: kind == mailerr.Operator, Err: err}
 	var serr *smtp.SMTPError
 	if errors.As(err, &serr) {
-		// 4xx: try again later; 5xx: refused for good (mailerr).
-		return &SendError{Code: serr.Code, Temp: mailerr.IsTemporary(serr), Err: err}
+		se.Code = serr.Code
+	} else if kind == mailerr.Permanent {
+		// Anything else went wrong on the way (a reset connection, a
+		// timeout): the message may go through later.
+		se.Temp = true
 	}
-	// Anything else went wrong on the way (dial, TLS, reset connection,
-	// timeout): the message may go through later.
-	return &SendError{Temp: true, Err: err}
+	return se
 }
 
 // Send submits msg (RFC 5322, CRLF lines) with the envelope sender from and
@@ -181,43 +206,125 @@ func (s *Sender) send(ctx context.Context, from string, to []string, msg []byte)
 	return nil
 }
 
+// at marks err with the step of the SMTP talk it came at.
+func (s *Sender) at(step mailerr.Step, err error) error {
+	return mailerr.At("SMTP", s.cfg.Addr, step, err)
+}
+
 // dial opens a connection, says EHLO and authenticates.
 func (s *Sender) dial(ctx context.Context) (*smtpConn, error) {
 	conn, err := dialTCP(ctx, s.cfg.Addr, s.cfg.TLS, s.cfg.TLSConfig, s.cfg.Timeout)
 	if err != nil {
-		return nil, err
+		return nil, s.at(mailerr.StepDial, err)
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(dl)
 	}
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-	fail := func(err error) (*smtpConn, error) {
+	fail := func(step mailerr.Step, err error) (*smtpConn, error) {
 		conn.Close()
-		return nil, err
+		return nil, s.at(step, err)
 	}
 	var c *smtp.Client
+	hello := mailerr.StepDial // the greeting, and EHLO
 	if s.cfg.TLS == TLSStartTLS {
 		// The first EHLO says "localhost"; the one after STARTTLS, which
-		// is the one that counts, says LocalName.
+		// is the one that counts, says LocalName (and makes the
+		// handshake).
 		c, err = smtp.NewClientStartTLS(conn, tlsConfig(s.cfg.TLSConfig, s.cfg.Addr))
 		if err != nil {
-			return fail(err)
+			return fail(mailerr.StepTLS, err)
 		}
+		hello = mailerr.StepTLS
 	} else {
 		c = smtp.NewClient(conn)
 	}
 	if err := c.Hello(s.cfg.LocalName); err != nil {
-		return fail(err)
+		return fail(hello, err)
 	}
 	if s.cfg.Username != "" {
 		// TLSNone is only accepted for loopback (NewSender), so the
 		// password never crosses a network in clear.
-		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
-			return fail(err)
+		mech, err := s.mechanism(c)
+		if err != nil {
+			return fail(mailerr.StepLogin, err)
+		}
+		if err := c.Auth(mech); err != nil {
+			return fail(mailerr.StepLogin, err)
 		}
 	}
 	return &smtpConn{conn: conn, c: c}, nil
+}
+
+// mechanism chooses how to log in from what the server offers in EHLO:
+// PLAIN, or else LOGIN (older servers, and some hosted ones, offer only
+// that).
+func (s *Sender) mechanism(c *smtp.Client) (sasl.Client, error) {
+	ok, offered := c.Extension("AUTH")
+	if !ok {
+		return nil, errors.New("the server offers no AUTH on this connection (servers offer it only over TLS)")
+	}
+	mechs := strings.Fields(strings.ToUpper(offered))
+	switch {
+	case slices.Contains(mechs, sasl.Plain):
+		return sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password), nil
+	case slices.Contains(mechs, sasl.Login):
+		return &loginClient{username: s.cfg.Username, password: s.cfg.Password}, nil
+	}
+	return nil, &smtp.SMTPError{Code: 504, Message: fmt.Sprintf("the server offers AUTH %s; icepost logs in with PLAIN or LOGIN", offered)}
+}
+
+// loginClient is the LOGIN mechanism (draft-murchison-sasl-login): the
+// server asks for the user name and then the password, each in a
+// challenge. go-sasl has one, but it sends the user name in the AUTH
+// command and takes only the exact challenge "Password:"; servers word
+// and order their challenges as they please, so this one answers the
+// one that asks for the password with it and any other with the name.
+type loginClient struct {
+	username, password string
+	step               int
+}
+
+func (a *loginClient) Start() (mech string, ir []byte, err error) {
+	return sasl.Login, nil, nil
+}
+
+func (a *loginClient) Next(challenge []byte) ([]byte, error) {
+	a.step++
+	asks := strings.ToLower(string(challenge))
+	switch {
+	case a.step > 2:
+		return nil, sasl.ErrUnexpectedServerChallenge
+	case strings.Contains(asks, "pass"), a.step == 2 && !strings.Contains(asks, "user"):
+		return []byte(a.password), nil
+	}
+	return []byte(a.username), nil
+}
+
+// Check connects, secures the connection and logs in as Send would, and
+// says MAIL FROM with from, which the server may refuse (a login it
+// requires, an address the account may not use); then RSET and QUIT: it
+// sends nothing. It returns nil when all of that works, or the error that
+// Send would meet (mailerr.Advice says what to fix).
+func (s *Sender) Check(ctx context.Context, from string) error {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	sc, err := s.dial(ctx)
+	if err != nil {
+		return classify(err)
+	}
+	defer sc.conn.Close()
+	stop := context.AfterFunc(ctx, func() { sc.conn.Close() })
+	defer stop()
+	if err := sc.c.Mail(from, nil); err != nil {
+		return classify(s.at(mailerr.StepSender, err))
+	}
+	if err := sc.c.Reset(); err != nil {
+		return classify(s.at(mailerr.StepSender, err))
+	}
+	sc.c.Quit()
+	return nil
 }
 
 // transact sends one message on sc: MAIL FROM, RCPT TO each, DATA. It
@@ -236,23 +343,23 @@ func (s *Sender) transact(ctx context.Context, sc *smtpConn, from string, to []s
 		opts = &smtp.MailOptions{UTF8: true}
 	}
 	if err := sc.c.Mail(from, opts); err != nil {
-		return err, true
+		return s.at(mailerr.StepSender, err), true
 	}
 	for _, addr := range to {
 		if err := sc.c.Rcpt(addr, nil); err != nil {
-			return err, false
+			return s.at(mailerr.StepRecipient, err), false
 		}
 	}
 	w, err := sc.c.Data()
 	if err != nil {
-		return err, false
+		return s.at(mailerr.StepData, err), false
 	}
 	if _, err := w.Write(msg); err != nil {
 		w.Close()
-		return err, false
+		return s.at(mailerr.StepData, err), false
 	}
 	if err := w.Close(); err != nil {
-		return err, false
+		return s.at(mailerr.StepData, err), false
 	}
 	sc.conn.SetDeadline(time.Time{})
 	return nil, false

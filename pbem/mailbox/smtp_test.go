@@ -16,6 +16,7 @@ import (
 
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
+	"icepost/pbem/mailerr"
 )
 
 func startSystem(t *testing.T) *localmail.System {
@@ -72,9 +73,10 @@ func TestSendDelivers(t *testing.T) {
 	t.Run("wrong-password", func(t *testing.T) {
 		s := newSender(t, mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone, Username: "games", Password: "nope"})
 		err := s.Send(ctx, "games@example.org", []string{"alice@example.org"}, []byte("\r\nx\r\n"))
+		// The operator's fault, not the mail's: kept, never given up.
 		var se *mailbox.SendError
-		if !errors.As(err, &se) || se.Temporary() || se.Code != 535 {
-			t.Errorf("Send with a wrong password = %v, want a permanent 535", err)
+		if !errors.As(err, &se) || se.Kind() != mailerr.Operator || !se.Temporary() || se.Code != 535 {
+			t.Errorf("Send with a wrong password = %v, want an operator fault 535", err)
 		}
 	})
 	// The embedded server takes no mail without a login.
@@ -82,8 +84,8 @@ func TestSendDelivers(t *testing.T) {
 		s := newSender(t, mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone})
 		err := s.Send(ctx, "games@example.org", []string{"alice@example.org"}, []byte("From: games@example.org\r\n\r\nx\r\n"))
 		var se *mailbox.SendError
-		if !errors.As(err, &se) || se.Temporary() || se.Code != 530 {
-			t.Errorf("Send without a login = %v, want a permanent 530", err)
+		if !errors.As(err, &se) || se.Kind() != mailerr.Operator || se.Code != 530 {
+			t.Errorf("Send without a login = %v, want an operator fault 530", err)
 		}
 	})
 }

@@ -2,15 +2,20 @@ package mailerr_test
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"net"
+	"net/http/httptest"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-smtp"
@@ -161,4 +166,169 @@ func TestIsTemporaryReal(t *testing.T) {
 		t.Errorf("a busy database: %v (%#v) is not temporary", err, err)
 	}
 	conn.ExecContext(ctx, `ROLLBACK`)
+}
+
+// TestClassify is the three kinds, the operator faults above all: what
+// refuses the server or its settings rather than one mail.
+func TestClassify(t *testing.T) {
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	smtpAt := func(step mailerr.Step, code int) error {
+		return mailerr.At("SMTP", "smtp.example.org:587", step, &smtp.SMTPError{Code: code, Message: "x"})
+	}
+	imapAt := func(step mailerr.Step, e *imap.Error) error {
+		return mailerr.At("IMAP", "imap.example.org:993", step, e)
+	}
+	unknownCA := realTLSError(t, false)
+	wrongName := realTLSError(t, true)
+	for _, tc := range []struct {
+		name string
+		err  error
+		want mailerr.Kind
+	}{
+		{"unknown", errors.New("boom"), mailerr.Permanent},
+		{"busy", sqlite3.Error{Code: sqlite3.ErrBusy}, mailerr.Temporary},
+
+		// SMTP: the codes that refuse the client, wherever they come.
+		{"smtp-530", &smtp.SMTPError{Code: 530}, mailerr.Operator},
+		{"smtp-534", &smtp.SMTPError{Code: 534}, mailerr.Operator},
+		{"smtp-535", fmt.Errorf("send: %w", &smtp.SMTPError{Code: 535}), mailerr.Operator},
+		{"smtp-538", &smtp.SMTPError{Code: 538}, mailerr.Operator},
+		{"smtp-530-at-mail", smtpAt(mailerr.StepSender, 530), mailerr.Operator},
+		{"smtp-535-at-login", smtpAt(mailerr.StepLogin, 535), mailerr.Operator},
+		// The same answer, read at its step.
+		{"smtp-454-at-login", smtpAt(mailerr.StepLogin, 454), mailerr.Operator},
+		{"smtp-454-at-rcpt", smtpAt(mailerr.StepRecipient, 454), mailerr.Temporary},
+		{"smtp-504-at-login", smtpAt(mailerr.StepLogin, 504), mailerr.Operator},
+		{"smtp-421-at-login", smtpAt(mailerr.StepLogin, 421), mailerr.Temporary},
+		{"smtp-554-greeting", smtpAt(mailerr.StepDial, 554), mailerr.Operator},
+		{"smtp-553-at-mail", smtpAt(mailerr.StepSender, 553), mailerr.Operator},
+		{"smtp-451-at-mail", smtpAt(mailerr.StepSender, 451), mailerr.Temporary},
+		{"no-mechanism-at-login", mailerr.At("SMTP", "a:1", mailerr.StepLogin, errors.New("the server offers AUTH CRAM-MD5")), mailerr.Operator},
+		{"no-starttls", mailerr.At("SMTP", "a:1", mailerr.StepTLS, errors.New("smtp: server doesn't support STARTTLS")), mailerr.Operator},
+		{"reset-at-dial", mailerr.At("SMTP", "a:1", mailerr.StepDial, &net.OpError{Op: "read", Err: syscall.ECONNRESET}), mailerr.Temporary},
+		{"cancelled-at-login", mailerr.At("SMTP", "a:1", mailerr.StepLogin, context.Canceled), mailerr.Temporary},
+		// Only an answer about one recipient fails one mail.
+		{"smtp-550-at-rcpt", smtpAt(mailerr.StepRecipient, 550), mailerr.Permanent},
+		{"smtp-551-at-rcpt", smtpAt(mailerr.StepRecipient, 551), mailerr.Permanent},
+		{"smtp-552-at-data", smtpAt(mailerr.StepData, 552), mailerr.Permanent},
+		{"smtp-553-at-rcpt", smtpAt(mailerr.StepRecipient, 553), mailerr.Permanent},
+		{"smtp-554-at-data", smtpAt(mailerr.StepData, 554), mailerr.Permanent},
+		{"smtp-535-at-rcpt", smtpAt(mailerr.StepRecipient, 535), mailerr.Operator},
+
+		// IMAP.
+		{"imap-no-at-login", imapAt(mailerr.StepLogin, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Authentication failed."}), mailerr.Operator},
+		{"imap-bad-at-login", imapAt(mailerr.StepLogin, &imap.Error{Type: imap.StatusResponseTypeBad, Text: "LOGIN disabled"}), mailerr.Operator},
+		{"imap-authenticationfailed", &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthenticationFailed}, mailerr.Operator},
+		{"imap-unavailable-at-login", imapAt(mailerr.StepLogin, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeUnavailable}), mailerr.Temporary},
+		{"imap-no-at-select", imapAt(mailerr.StepSelect, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Mailbox doesn't exist"}), mailerr.Operator},
+		{"imap-no-elsewhere", &imap.Error{Type: imap.StatusResponseTypeNo, Text: "no"}, mailerr.Permanent},
+
+		// TLS, real errors and made-up ones.
+		{"unknown-ca", unknownCA, mailerr.Operator},
+		{"wrong-name", wrongName, mailerr.Operator},
+		{"unknown-ca-wrapped-at-dial", mailerr.At("IMAP", "a:1", mailerr.StepDial, fmt.Errorf("dial: %w", unknownCA)), mailerr.Operator},
+		{"expired", x509.CertificateInvalidError{Reason: x509.Expired}, mailerr.Operator},
+		{"not-tls", tls.RecordHeaderError{Msg: "first record does not look like a TLS handshake"}, mailerr.Operator},
+		{"alert", &net.OpError{Op: "remote error", Err: errors.New("tls: handshake failure")}, mailerr.Operator},
+
+		// The network: refused and not found need the operator; the rest passes.
+		{"refused", refused, mailerr.Operator},
+		{"refused-errno", syscall.ECONNREFUSED, mailerr.Operator},
+		{"not-found", &net.DNSError{Err: "no such host", Name: "smtp.example.org", IsNotFound: true}, mailerr.Operator},
+		{"dns-timeout", &net.DNSError{Err: "timeout", Name: "smtp.example.org", IsTimeout: true}, mailerr.Temporary},
+		{"reset", &net.OpError{Op: "read", Err: os.NewSyscallError("read", syscall.ECONNRESET)}, mailerr.Temporary},
+
+		// An error that says its kind.
+		{"send-error-operator", &mailbox.SendError{Code: 535, Temp: true, Operator: true, Err: errors.New("x")}, mailerr.Operator},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := mailerr.Classify(tc.err)
+			if got != tc.want {
+				t.Errorf("Classify(%v) = %v, want %v", tc.err, got, tc.want)
+			}
+			if temp := mailerr.IsTemporary(tc.err); temp != (tc.want != mailerr.Permanent) {
+				t.Errorf("IsTemporary(%v) = %v: an operator fault keeps the work as a temporary failure does", tc.err, temp)
+			}
+			if advice := mailerr.Advice(tc.err); (advice != "") != (tc.want == mailerr.Operator) {
+				t.Errorf("Advice(%v) = %q", tc.err, advice)
+			}
+		})
+	}
+}
+
+// realTLSError is what a TLS client says of a certificate from a CA it
+// does not know, or (wrongName) for a name the certificate does not hold.
+func realTLSError(t *testing.T, wrongName bool) error {
+	t.Helper()
+	hs := httptest.NewUnstartedServer(nil)
+	hs.StartTLS()
+	defer hs.Close()
+	cfg := &tls.Config{ServerName: "127.0.0.1"}
+	if wrongName {
+		pool := x509.NewCertPool()
+		pool.AddCert(hs.Certificate())
+		cfg = &tls.Config{RootCAs: pool, ServerName: "mail.example.org"}
+	}
+	conn, err := tls.Dial("tcp", hs.Listener.Addr().String(), cfg)
+	if err == nil {
+		conn.Close()
+		t.Fatal("the handshake succeeded")
+	}
+	return err
+}
+
+// Advice names the setting to fix.
+func TestAdvice(t *testing.T) {
+	refused := mailerr.At("SMTP", "127.0.0.1:1", mailerr.StepDial, &net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)})
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{mailerr.At("SMTP", "smtp.example.org:587", mailerr.StepLogin, &smtp.SMTPError{Code: 535}),
+			"SMTP login refused (535): check [smtp] username and password_env/password_file"},
+		{mailerr.At("IMAP", "imap.example.org:993", mailerr.StepLogin, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthenticationFailed, Text: "Authentication failed."}),
+			"IMAP login refused (Authentication failed.): check [imap] username and password_env/password_file"},
+		{mailerr.At("IMAP", "imap.example.org:993", mailerr.StepDial, realTLSError(t, false)),
+			"IMAP certificate of imap.example.org:993 is signed by an unknown authority: set [imap] ca_file"},
+		{mailerr.At("SMTP", "10.0.0.1:587", mailerr.StepTLS, realTLSError(t, true)),
+			"not valid for the name checked (mail.example.org): set [smtp] server_name"},
+		{refused, "SMTP connection to 127.0.0.1:1 refused: check [smtp] addr"},
+		{mailerr.At("SMTP", "smtp.example.org:587", mailerr.StepSender, &smtp.SMTPError{Code: 553}),
+			"SMTP server refuses the sender address (553): check address"},
+		{&smtp.SMTPError{Code: 550}, ""},
+	} {
+		if got := mailerr.Advice(tc.err); !strings.Contains(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("Advice(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+	if !mailerr.IsUnreachable(refused) || mailerr.IsUnreachable(realTLSError(t, false)) {
+		t.Error("IsUnreachable tells a refused connection from a certificate wrongly")
+	}
+}
+
+func TestReminder(t *testing.T) {
+	var r mailerr.Reminder
+	t0 := time.Unix(1_000_000, 0)
+	for _, step := range []struct {
+		after  time.Duration
+		advice string
+		want   bool
+	}{
+		{0, "a", true},
+		{time.Minute, "a", false},
+		{59 * time.Minute, "a", false},
+		{time.Hour, "a", true},
+		{time.Hour + time.Minute, "b", true},
+		{time.Hour + 2*time.Minute, "b", false},
+	} {
+		if got := r.Due(t0.Add(step.after), step.advice); got != step.want {
+			t.Errorf("Due(+%v, %q) = %v, want %v", step.after, step.advice, got, step.want)
+		}
+	}
+	if since := r.Clear(); !since.Equal(t0.Add(time.Hour + time.Minute)) {
+		t.Errorf("Clear = %v", since)
+	}
+	if !r.Due(t0.Add(2*time.Hour), "b") || !r.Clear().Equal(t0.Add(2*time.Hour)) || !r.Clear().IsZero() {
+		t.Error("a fault met again after Clear is not logged again, or Clear does not forget it")
+	}
 }

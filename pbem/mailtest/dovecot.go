@@ -39,12 +39,19 @@ type DovecotOptions struct {
 	// Dovecot still understands the commands; well-behaved clients do not
 	// send them.
 	Capabilities string
+	// Cert, when set, turns TLS on: STARTTLS on Addr, and implicit TLS
+	// on TLSAddr, with this certificate (from a test CA: NewCA).
+	Cert *Cert
 }
 
 // Dovecot is a throwaway Dovecot IMAP server on 127.0.0.1 for a test.
 type Dovecot struct {
-	// Addr is the IMAP (clear text) host:port.
+	// Addr is the IMAP (clear text) host:port; with DovecotOptions.Cert
+	// it offers STARTTLS.
 	Addr string
+	// TLSAddr is the IMAPS (implicit TLS) host:port, with
+	// DovecotOptions.Cert; "" without.
+	TLSAddr string
 	// Users maps account names to passwords.
 	Users map[string]string
 
@@ -175,6 +182,21 @@ func (d *Dovecot) writeConfig(o DovecotOptions) error {
 	if o.Capabilities != "" {
 		caps = "imap_capability = " + o.Capabilities + "\n"
 	}
+	ssl, imapsPort := "ssl = no\n", 0
+	if o.Cert != nil {
+		if imapsPort, err = freePort(); err != nil {
+			return err
+		}
+		d.TLSAddr = fmt.Sprintf("127.0.0.1:%d", imapsPort)
+		certFile, keyFile := filepath.Join(d.dir, "cert.pem"), filepath.Join(d.dir, "key.pem")
+		if err := os.WriteFile(certFile, o.Cert.CertPEM, 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(keyFile, o.Cert.KeyPEM, 0o600); err != nil {
+			return err
+		}
+		ssl = fmt.Sprintf("ssl = yes\nssl_cert = <%s\nssl_key = <%s\n", certFile, keyFile)
+	}
 	conf := fmt.Sprintf(`# Written by icepost's mailtest.StartDovecot for one test.
 base_dir = %[1]s/run
 state_dir = %[1]s/state
@@ -182,8 +204,7 @@ log_path = %[1]s/dovecot.log
 info_log_path = %[1]s/dovecot.log
 protocols = imap
 listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
+%[5]sdisable_plaintext_auth = no
 auth_mechanisms = plain login
 %[2]sfirst_valid_uid = 0
 first_valid_gid = 0
@@ -209,10 +230,11 @@ service imap-login {
     port = %[3]d
   }
   inet_listener imaps {
-    port = 0
+    address = 127.0.0.1
+    port = %[6]d
   }
 }
-`, d.dir, users, port, caps)
+`, d.dir, users, port, caps, ssl, imapsPort)
 	return os.WriteFile(d.conf, []byte(conf), 0o644)
 }
 
@@ -240,6 +262,10 @@ func (d *Dovecot) start() {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		conn, err := net.DialTimeout("tcp", d.Addr, time.Second)
+		if err == nil && d.TLSAddr != "" {
+			conn.Close()
+			conn, err = net.DialTimeout("tcp", d.TLSAddr, time.Second)
+		}
 		if err == nil {
 			conn.Close()
 			return

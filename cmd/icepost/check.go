@@ -1,0 +1,209 @@
+// icepost serve -check, and the check serve makes at its start: whether
+// the settings work, each part on a line that says what works or what to
+// fix (mailerr.Advice). A check sends nothing and changes nothing.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"icepost/pbem"
+	"icepost/pbem/localmail"
+	"icepost/pbem/mailbox"
+	"icepost/pbem/mailerr"
+	"icepost/sqlitedb"
+)
+
+// checks writes the verdicts, and remembers whether all were good.
+type checks struct {
+	w      io.Writer
+	failed bool
+}
+
+// say writes part's verdict: good when err is nil, else what to fix and
+// the error.
+func (c *checks) say(part, good string, err error) {
+	if err == nil {
+		fmt.Fprintf(c.w, "%-9s ok: %s\n", part, good)
+		return
+	}
+	c.failed = true
+	if advice := mailerr.Advice(err); advice != "" {
+		fmt.Fprintf(c.w, "%-9s FAILED: %s\n%-9s   (%v)\n", part, advice, "", err)
+		return
+	}
+	fmt.Fprintf(c.w, "%-9s FAILED: %v\n", part, err)
+}
+
+// checkConfigured checks a config file and the mail servers it names,
+// and reports whether all works.
+func checkConfigured(ctx context.Context, w io.Writer, path string) bool {
+	c := &checks{w: w}
+	cfg, err := pbem.LoadConfig(path)
+	c.say("config", path, err)
+	if err != nil {
+		return false
+	}
+	_, err = cfg.Secret()
+	c.say("secret", "the token secret is there", err)
+	good, err := checkDatabase(ctx, cfg.Database)
+	c.say("database", good, err)
+
+	imapCfg, err := cfg.IMAPConfig()
+	if err == nil {
+		err = mailbox.Check(ctx, imapCfg)
+	}
+	folder := orDefault(cfg.IMAP.Mailbox, "INBOX")
+	c.say("IMAP", fmt.Sprintf("%s, %s, logged in as %s, %s selected", cfg.IMAP.Addr, tlsWords(cfg.IMAP.TLS), cfg.IMAP.Username, folder), err)
+
+	err = checkSMTP(ctx, cfg)
+	login := "no login"
+	if cfg.SMTP.Username != "" {
+		login = "logged in as " + cfg.SMTP.Username
+	}
+	c.say("SMTP", fmt.Sprintf("%s, %s, %s, MAIL FROM %s taken (nothing sent)", cfg.SMTP.Addr, tlsWords(cfg.SMTP.TLS), login, cfg.Address), err)
+	return !c.failed
+}
+
+func checkSMTP(ctx context.Context, cfg *pbem.Config) error {
+	smtpCfg, err := cfg.SMTPConfig()
+	if err != nil {
+		return err
+	}
+	s, err := mailbox.NewSender(smtpCfg)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Check(ctx, cfg.Address)
+}
+
+// checkEmbedded checks what serve without a config runs: its database,
+// its ports, and the embedded mail system, started for the check on free
+// ports and stopped.
+func checkEmbedded(ctx context.Context, w io.Writer, dbPath, imapAddr, smtpAddr string) bool {
+	fmt.Fprintln(w, "No -config: checking the embedded mail system (loopback, mail kept in memory) that serve runs without one.")
+	c := &checks{w: w}
+	good, err := checkDatabase(ctx, dbPath)
+	c.say("database", good, err)
+	for _, p := range []struct{ what, addr string }{{"IMAP port", imapAddr}, {"SMTP port", smtpAddr}} {
+		if freeOr(p.addr) == p.addr {
+			c.say(p.what, p.addr+" is free", nil)
+		} else {
+			c.say(p.what, p.addr+" is taken: serve would listen on a free port instead, and say which", nil)
+		}
+	}
+	users := map[string]string{}
+	for _, u := range embeddedUsers {
+		users[u] = u
+	}
+	sys, err := localmail.Start(ctx, localmail.Config{Domain: "icepost.localhost", Users: users, IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0"})
+	if err != nil {
+		c.say("mail", "", err)
+		return false
+	}
+	defer sys.Stop()
+	err = mailbox.Check(ctx, mailbox.IMAPConfig{Addr: sys.IMAPAddr, TLS: mailbox.TLSNone, Username: "games", Password: sys.Password("games")})
+	c.say("IMAP", "the embedded server takes the login of games", err)
+	s, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone, Username: "games", Password: sys.Password("games")})
+	if err == nil {
+		err = s.Check(ctx, sys.Address("games"))
+		s.Close()
+	}
+	c.say("SMTP", "the embedded server takes the login of games", err)
+	return !c.failed
+}
+
+// checkDatabase says whether the daemon can use the database at path,
+// without making or changing it: a file that is there is opened read-only.
+func checkDatabase(ctx context.Context, path string) (string, error) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		dir := filepath.Dir(path)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return "", fmt.Errorf("%s does not exist, and its folder %s is not there to make it in", path, dir)
+		}
+		return path + " does not exist yet: serve makes it", nil
+	}
+	db, err := sqlitedb.OpenReadOnly(ctx, path)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	var tables int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = 'pbem_outbox'`).Scan(&tables); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if tables == 0 {
+		return path + " (no mail daemon tables yet: serve adds them)", nil
+	}
+	srv := &pbem.Server{DB: db}
+	waiting, failed, err := srv.OutboxCounts(ctx)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	good := fmt.Sprintf("%s (outbox: %d waiting, %d given up)", path, waiting, failed)
+	since, advice, err := srv.OutboxHeld(ctx)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if !since.IsZero() {
+		good += fmt.Sprintf("; sending was held since %s: %s", since.Format("2006-01-02 15:04 MST"), advice)
+	}
+	return good, nil
+}
+
+// checkAtStart checks the IMAP and SMTP servers as serve -check does,
+// before serve starts. A refused login, an untrusted certificate or
+// another fault of the settings stops serve (exit 1, so that a unit under
+// systemd fails where the operator looks); a server not reached may be
+// starting as well: that is logged at Error level, and serve goes on and
+// tries again as it runs.
+func checkAtStart(ctx context.Context, log *slog.Logger, imap func(context.Context) error, smtp func(context.Context) error) error {
+	for _, c := range []struct {
+		what  string
+		check func(context.Context) error
+	}{{"IMAP", imap}, {"SMTP", smtp}} {
+		err := c.check(ctx)
+		switch {
+		case err == nil:
+			log.Info("checked at start: "+c.what+" works", "part", c.what)
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case mailerr.IsOperator(err) && !mailerr.IsUnreachable(err):
+			return fmt.Errorf("%s\n  (%v)\nNothing was started. Fix the setting; icepost serve -check -config FILE checks them all.", mailerr.Advice(err), err)
+		default:
+			msg := mailerr.Advice(err)
+			if msg == "" {
+				msg = "checked at start: " + c.what + " does not work now"
+			}
+			log.Error(msg, "part", c.what, "err", err, "then", "serve starts all the same and tries again")
+		}
+	}
+	return nil
+}
+
+// tlsWords says a config's tls setting in words.
+func tlsWords(mode string) string {
+	switch mailbox.TLSMode(mode) {
+	case mailbox.TLSStartTLS:
+		return "STARTTLS"
+	case mailbox.TLSNone:
+		return "no TLS (loopback)"
+	}
+	return "TLS"
+}
+
+// orDefault returns s, or def when s is "".
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
