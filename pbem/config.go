@@ -32,6 +32,7 @@ type Config struct {
 	SecretEnv    string    `toml:"secret_env"`    // variable holding the token secret
 	SecretFile   string    `toml:"secret_file"`   // or a file holding it
 	KeepSent     Duration  `toml:"keep_sent"`     // how long a sent mail's body is kept; default 720h
+	MetricsAddr  string    `toml:"metrics_addr"`  // where to serve /metrics and /healthz; empty: nowhere
 	Deadlines    Deadlines `toml:"deadlines"`     // time controls, vacations, digests
 	Bots         Bots      `toml:"bots"`          // the computer opponent
 	IMAP         struct {

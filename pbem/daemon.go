@@ -67,6 +67,20 @@ type Daemon struct {
 	// unrecorded are sends whose outcome could not be written (a full
 	// disk): SendOutbox writes them before it sends anything else.
 	unrecorded []sendOutcome
+	// inboxErr is the inbox loop's last look at the mailbox: nil when
+	// it worked (InboxState).
+	inboxErr atomic.Pointer[error]
+}
+
+// InboxState says whether the inbox loop's last look at the mailbox
+// worked, and the error when it did not: for /healthz (pbem/monitor).
+// Before the first look it says not yet.
+func (d *Daemon) InboxState() (bool, error) {
+	p := d.inboxErr.Load()
+	if p == nil {
+		return false, errors.New("the inbox has not been read yet")
+	}
+	return *p == nil, *p
 }
 
 // Run reads and answers mail until ctx ends. It returns nil on a clean
@@ -94,6 +108,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	for ctx.Err() == nil {
 		d.tick(ctx)
 		n, err := d.ProcessInbox(ctx)
+		if ctx.Err() == nil {
+			d.inboxErr.Store(&err)
+		}
 		if err != nil && ctx.Err() == nil {
 			// Tried again either way: a mail that cannot be handled is
 			// set aside without an error, so this is the mailbox or the

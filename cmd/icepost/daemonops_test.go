@@ -6,6 +6,9 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -249,10 +252,17 @@ func TestServeJSONLogAndConfigPaths(t *testing.T) {
 	}
 	defer sys.Stop()
 	dir := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics := ln.Addr().String()
+	ln.Close()
 	for name, text := range map[string]string{
 		"secret": "0123456789abcdef-json-test\n",
 		"pw":     "pw-games\n",
 		"icepost.toml": `log_format = "json"
+metrics_addr = "` + metrics + `"
 database = "state/icepost.db"
 secret_file = "secret"
 address = "games@club.test"
@@ -274,6 +284,28 @@ password_file = "pw"
 	os.Mkdir(filepath.Join(dir, "state"), 0o700)
 	t.Chdir(t.TempDir())
 	stop, _, errb := startServe(t, "icepost serve started", "-config", filepath.Join(dir, "icepost.toml"))
+	// metrics_addr: /healthz says ok once the inbox was read, /metrics
+	// counts from the database.
+	healthy := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !healthy; time.Sleep(50 * time.Millisecond) {
+		resp, err := http.Get("http://" + metrics + "/healthz")
+		if err == nil {
+			healthy = resp.StatusCode == http.StatusOK
+			resp.Body.Close()
+		}
+	}
+	if !healthy {
+		t.Errorf("/healthz never said ok:\n%s", errb.String())
+	}
+	if resp, err := http.Get("http://" + metrics + "/metrics"); err != nil {
+		t.Error(err)
+	} else {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), "icepost_imap_connected 1") || !strings.Contains(string(b), `icepost_outbox_mails{state="unsent"} 0`) {
+			t.Errorf("/metrics:\n%s", b)
+		}
+	}
 	if code := stop(); code != exitOK {
 		t.Errorf("serve stopped with exit %d:\n%s", code, errb.String())
 	}

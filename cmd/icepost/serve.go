@@ -9,14 +9,18 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"icepost/pbem"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
+	"icepost/pbem/monitor"
 )
 
 func cmdServe(e *env, args []string) int {
@@ -97,8 +101,36 @@ func cmdServe(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
 		return exitInvalid
 	}
-	logStarted(log, "address", cfg.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "database", cfg.Database, "dry_run", *dryRun)
+	if cfg.MetricsAddr != "" {
+		stop, err := serveMonitor(e.ctx, log, cfg.MetricsAddr, d)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "icepost serve: metrics_addr: %v\n", err)
+			return exitInvalid
+		}
+		defer stop()
+	}
+	logStarted(log, "address", cfg.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "database", cfg.Database, "metrics", cfg.MetricsAddr, "dry_run", *dryRun)
 	return runDaemon(e, log, d)
+}
+
+// serveMonitor serves /metrics and /healthz for d on addr
+// (pbem/monitor) until stop is called.
+func serveMonitor(ctx context.Context, log *slog.Logger, addr string, d *pbem.Daemon) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{Handler: monitor.New(d.Server.DB, d).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics server stopped", "err", err)
+		}
+	}()
+	return func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}, nil
 }
 
 // runDaemon runs d until the context ends, and logs why it stopped (a
