@@ -24,6 +24,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"icepost/engine"
@@ -241,10 +242,12 @@ func (s *Server) runBotJob(ctx context.Context, j botJob) (err error) {
 			return err
 		}
 	}
+	began := time.Now()
 	c, err := p.Move(ctx, g.state())
 	if err != nil {
 		return err
 	}
+	s.botSearches.add(time.Since(began))
 	s.botTrees.give(g.id, level, p)
 
 	defer s.writing()()
@@ -412,4 +415,22 @@ func (d *Daemon) wakeBots() {
 	case d.botWake <- struct{}{}:
 	default:
 	}
+}
+
+// searchTimes counts the bots' searches and their time, for the
+// operator's metrics (Server.BotSearches).
+type searchTimes struct {
+	n     atomic.Uint64
+	nanos atomic.Int64
+}
+
+func (t *searchTimes) add(d time.Duration) {
+	t.n.Add(1)
+	t.nanos.Add(int64(d))
+}
+
+// BotSearches is how many searches the bots made since the process
+// started, and their time in all: for pbem/monitor.
+func (s *Server) BotSearches() (n uint64, total time.Duration) {
+	return s.botSearches.n.Load(), time.Duration(s.botSearches.nanos.Load())
 }

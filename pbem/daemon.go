@@ -72,6 +72,10 @@ type Daemon struct {
 	inboxErr atomic.Pointer[error]
 }
 
+// BotSearches is the server's count of the bots' searches and their
+// time: for /metrics (pbem/monitor).
+func (d *Daemon) BotSearches() (uint64, time.Duration) { return d.Server.BotSearches() }
+
 // InboxState says whether the inbox loop's last look at the mailbox
 // worked, and the error when it did not: for /healthz (pbem/monitor).
 // Before the first look it says not yet.

@@ -53,7 +53,8 @@ type Server struct {
 	// Bots: how the computer opponent searches (see bot.go).
 	Bots Bots
 
-	botTrees botTrees // the search trees of the last bot games
+	botTrees    botTrees    // the search trees of the last bot games
+	botSearches searchTimes // the bots' searches, counted and timed
 
 	// writeMu queues the daemon's own writers (its inbox, outbox, bot and
 	// clock loops): see writing.

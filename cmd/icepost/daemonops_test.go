@@ -302,7 +302,7 @@ password_file = "pw"
 	} else {
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if !strings.Contains(string(b), "icepost_imap_connected 1") || !strings.Contains(string(b), `icepost_outbox_mails{state="unsent"} 0`) {
+		if !strings.Contains(string(b), "icepost_imap_connected 1") || !strings.Contains(string(b), `icepost_outbox_mails{state="unsent"} 0`) || !strings.Contains(string(b), "icepost_bot_search_seconds_count 0") {
 			t.Errorf("/metrics:\n%s", b)
 		}
 	}

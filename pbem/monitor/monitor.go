@@ -26,6 +26,9 @@ type Daemon interface {
 	// InboxState says whether the inbox loop's last look at the mailbox
 	// worked, and the error when it did not.
 	InboxState() (ok bool, err error)
+	// BotSearches is how many searches the bots made since the process
+	// started, and their time in all.
+	BotSearches() (n uint64, total time.Duration)
 }
 
 // Monitor serves /metrics and /healthz for one daemon and its database.
@@ -118,6 +121,8 @@ var (
 		"When the daemon's loop last beat (Unix time); 0 before the first beat.", nil, nil)
 	descIMAP = prometheus.NewDesc("icepost_imap_connected",
 		"1 when the inbox loop's last look at the mailbox worked, else 0.", nil, nil)
+	descSearch = prometheus.NewDesc("icepost_bot_search_seconds",
+		"The bots' searches since the process started: how many (_count) and their time in all (_sum).", nil, nil)
 	descUp = prometheus.NewDesc("icepost_database_up",
 		"1 when the figures above could be read from the database, else 0.", nil, nil)
 )
@@ -126,7 +131,7 @@ var (
 type collector struct{ m *Monitor }
 
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descMails, descOutbox, descOldest, descBots, descBeat, descIMAP, descUp} {
+	for _, d := range []*prometheus.Desc{descMails, descOutbox, descOldest, descBots, descBeat, descIMAP, descSearch, descUp} {
 		ch <- d
 	}
 }
@@ -136,6 +141,8 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	if m.daemon != nil {
 		ok, _ := m.daemon.InboxState()
 		ch <- prometheus.MustNewConstMetric(descIMAP, prometheus.GaugeValue, b01(ok))
+		n, total := m.daemon.BotSearches()
+		ch <- prometheus.MustNewConstSummary(descSearch, n, total.Seconds(), nil)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -22,6 +22,8 @@ type inbox struct {
 
 func (i *inbox) InboxState() (bool, error) { return i.ok, i.err }
 
+func (i *inbox) BotSearches() (uint64, time.Duration) { return 3, 1500 * time.Millisecond }
+
 func get(t *testing.T, srv *httptest.Server, path string) (int, string) {
 	t.Helper()
 	resp, err := http.Get(srv.URL + path)
@@ -77,6 +79,8 @@ func TestMetricsAndHealth(t *testing.T) {
 		`icepost_outbox_mails{state="unsent"} 3`,
 		`icepost_bot_jobs_queued 0`,
 		`icepost_imap_connected 1`,
+		`icepost_bot_search_seconds_sum 1.5`,
+		`icepost_bot_search_seconds_count 3`,
 		`icepost_database_up 1`,
 	} {
 		if !strings.Contains(body, want) {
