@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,6 +49,14 @@ func TestPages(t *testing.T) {
 		{"/position?code=" + url.QueryEscape(start.Code()), []string{"Moves played from here"}},
 		{"/players", []string{"8 players", `href="/player/Ada%20Lovelace"`}},
 		{"/players?q=bob", []string{"1 player", "Bob Barker"}},
+		{"/players?q=garcia", []string{"1 player", "Eva García"}},
+		{"/search?player=garcia", []string{"No player is called", "Eva García"}},
+		// Links as messengers and newsletters share them: parameters the
+		// page does not take are ignored, even unreadable ones.
+		{"/game/1?ply=3&fbclid=IwAR0abc-xyz_123", []string{`id="play" class="play" data-ply="3"`}},
+		{"/search?player=Ada+Lovelace&utm_source=newsletter&utm_medium=email&x=%zz;y", []string{`href="/game/1"`}},
+		{"/?fbclid=1", []string{`action="/search"`}},
+		{"/search?sort=date", []string{`<option value="newest" selected>`}},
 		{"/player/Ada%20Lovelace", []string{"By game", "Opponents", "Latest games", `class="n rating"`}},
 		{"/player/ada%20LOVELACE", []string{"<h1>Ada Lovelace</h1>"}},
 		{"/ratings", []string{"Glicko-2", "IceSickle", "Pikemen"}},
@@ -79,6 +88,21 @@ func TestPages(t *testing.T) {
 			}
 		})
 	}
+	// Newest first is by the Date tag, and so are a player's latest games.
+	for _, path := range []string{"/search?per=100", "/search?sort=oldest&per=100", "/player/Ada%20Lovelace"} {
+		_, body, _ := get(t, ts.URL, path)
+		dates := regexp.MustCompile(`<td>(\d{4}\.\d\d\.\d\d)</td>`).FindAllStringSubmatch(body, -1)
+		if len(dates) < 5 {
+			t.Fatalf("%s: %d dates", path, len(dates))
+		}
+		for i := 1; i < len(dates); i++ {
+			p, c := dates[i-1][1], dates[i][1]
+			if strings.Contains(path, "oldest") && p > c || !strings.Contains(path, "oldest") && p < c {
+				t.Errorf("%s: %s before %s", path, p, c)
+				break
+			}
+		}
+	}
 	// The explorer's total is the games that went on from the start.
 	g, _ := games.Lookup("IceSickle")
 	s, _ := g.Start(archiveOptions())
@@ -103,7 +127,10 @@ func TestBadRequests(t *testing.T) {
 		code int
 		want string
 	}{
-		{"/search?colour=red", 400, `unknown parameter &#34;colour&#34;`},
+		{"/search?since=2021.13.45", 400, "there is no month 13"},
+		{"/search?until=2023.02.29", 400, "2023.02 has days 01 to 28"},
+		{"/game/1?ply=x&fbclid=IwAR0abc", 400, "ply=&#34;x&#34;: give a whole number"},
+		{"/game/1?ply=%zz", 400, "parameter &#34;ply&#34; cannot be read"},
 		{"/search?page=x", 400, "page=&#34;x&#34;: give a whole number from 1 to 10000"},
 		{"/search?per=1000", 400, "from 1 to 100"},
 		{"/search?game=chess", 400, "unknown game"},
@@ -118,7 +145,6 @@ func TestBadRequests(t *testing.T) {
 		{"/search?text=" + strings.Repeat("x", 2000), 400, "at most 1000"},
 		{"/game/1?ply=9999", 400, "plies"},
 		{"/game/1?ply=-1", 400, "from 0"},
-		{"/game/1?x=1", 400, "unknown parameter"},
 		{"/game/999", 404, "no such game"},
 		{"/game/abc", 404, "not a game"},
 		{"/position?code=IceSickle+junk", 400, "position"},
