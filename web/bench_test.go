@@ -234,3 +234,15 @@ func BenchmarkGamePageParallel(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pages/s")
 }
+
+// BenchmarkPlayerPages: one player's page (results by game, opponents,
+// the latest games by date) and the list of players found by a part of
+// their name.
+func BenchmarkPlayerPages(b *testing.B) {
+	b.Run("player", func(b *testing.B) {
+		benchPage(b, func(int) string { return "/player/Player%2017" })
+	})
+	b.Run("players?q", func(b *testing.B) {
+		benchPage(b, func(int) string { return "/players?q=layer+17" })
+	})
+}

@@ -23,7 +23,7 @@ import (
 
 // The archive and the mail daemon's games that the tests look at.
 
-var clubPlayers = []string{"Ada Lovelace", "Bob Barker", "Cy Young", "Dee Dee", "Eve Online", "Fay Wray", "Gus Grissom", "Hal Hartley"}
+var clubPlayers = []string{"Ada Lovelace", "Bob Barker", "Cy Young", "Dee Dee", "Eva García", "Fay Wray", "Gus Grissom", "Hal Hartley"}
 
 // clubRecords writes n games of every game in turn between the club's
 // players, with dates, events, rounds, and in some games comments,

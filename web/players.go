@@ -174,7 +174,7 @@ func (s *Site) player(w http.ResponseWriter, r *http.Request) error {
 	for _, o := range pr.Opponents {
 		pp.Opponents = append(pp.Opponents, opponentRow{o, playerHref(o.Name), search(url.Values{"opponent": {o.Name}})})
 	}
-	recent, err := s.archive.SearchOrdered(ctx, archive.Query{Player: pr.Name, Limit: 10}, archive.NewestFirst)
+	recent, err := s.archive.SearchOrdered(ctx, archive.Query{Player: pr.Name, Limit: 10}, archive.DateNewest)
 	if err != nil {
 		return err
 	}

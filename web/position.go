@@ -155,7 +155,7 @@ func (s *Site) position(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pp.CountText = plural(pp.Count, "game", "games")
-	rows, err := s.archive.SearchOrdered(ctx, q, archive.NewestFirst)
+	rows, err := s.archive.SearchOrdered(ctx, q, archive.DateNewest)
 	if err != nil {
 		return err
 	}
