@@ -91,7 +91,7 @@ func TestPages(t *testing.T) {
 	// Newest first is by the Date tag, and so are a player's latest games.
 	for _, path := range []string{"/search?per=100", "/search?sort=oldest&per=100", "/player/Ada%20Lovelace"} {
 		_, body, _ := get(t, ts.URL, path)
-		dates := regexp.MustCompile(`<td>(\d{4}\.\d\d\.\d\d)</td>`).FindAllStringSubmatch(body, -1)
+		dates := regexp.MustCompile(`<td class="date">(\d{4}\.\d\d\.\d\d)</td>`).FindAllStringSubmatch(body, -1)
 		if len(dates) < 5 {
 			t.Fatalf("%s: %d dates", path, len(dates))
 		}
