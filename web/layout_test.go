@@ -25,8 +25,8 @@ import (
 // finds no serious or critical problem, in light and dark.
 
 // pageTypes are one page of every kind, in the club archive of
-// newTestSite with the games by mail of newMailGames and one game of
-// four seats (fourSeats).
+// newTestSite with the games by mail of newMailGames, two regulars
+// (established ratings) and one game of four seats (fourSeats).
 func pageTypes(four int64) []struct{ name, path string } {
 	return []struct{ name, path string }{
 		{"home", "/"},
@@ -37,7 +37,7 @@ func pageTypes(four int64) []struct{ name, path string } {
 		{"players", "/players"},
 		{"player", "/player/Ada%20Lovelace"},
 		{"ratings", "/ratings"},
-		{"ratings-game", "/ratings?game=Pikemen"},
+		{"ratings-game", "/ratings?game=IceSickle"},
 		{"live", "/live"},
 		{"live-game", "/live/1"},
 		{"error", "/search?since=2021.13.45"},
@@ -135,7 +135,8 @@ const phoneJS = `(() => {
 
 func TestBrowserLayout(t *testing.T) {
 	bctx := browser(t)
-	ts, site, _ := newTestSite(t, 60, newMailGames(t))
+	ts, site, a := newTestSite(t, 60, newMailGames(t))
+	regulars(t, a, 48)
 	four := fourSeats(t, site)
 	shots := os.Getenv("ICEPOST_SCREENSHOTS")
 	ctx := tab(t, bctx)
@@ -194,7 +195,8 @@ func TestBrowserAccessibility(t *testing.T) {
 		t.Skip(msg)
 	}
 	bctx := browser(t)
-	ts, site, _ := newTestSite(t, 60, newMailGames(t))
+	ts, site, a := newTestSite(t, 60, newMailGames(t))
+	regulars(t, a, 48)
 	four := fourSeats(t, site)
 	ctx := tab(t, bctx)
 	for _, scheme := range []string{"light", "dark"} {

@@ -282,10 +282,11 @@ func (s *Site) ratingsPage(w http.ResponseWriter, r *http.Request) error {
 		}
 		t.Count, t.Apart = len(rows)+len(apart), len(apart)
 		if game == "" {
-			// The top ten established players; the provisional ones are
-			// counted and listed on the game's own table.
-			t.More = t.Count > min(10, len(rows))
+			// The top ten: established players, and when there are fewer
+			// than ten of those, the best provisional ones listed apart.
 			t.Rows = rows[:min(10, len(rows))]
+			t.Provisional = apart[:min(10-len(t.Rows), len(apart))]
+			t.More = t.Count > len(t.Rows)+len(t.Provisional)
 		} else {
 			rows = append(rows, apart...)
 			t.Pages = max(1, (len(rows)+perRatings-1)/perRatings)

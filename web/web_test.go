@@ -2,6 +2,8 @@ package web
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
@@ -270,5 +272,127 @@ func TestDuration(t *testing.T) {
 		if got := duration(d); got != want {
 			t.Errorf("duration(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// TestRatingsProvisional: the top lists rank established players only;
+// the provisional ones are listed apart and marked, on the ratings and
+// on a player's page.
+func TestRatingsProvisional(t *testing.T) {
+	ts, _, a := newTestSite(t, 40, nil)
+	regulars(t, a, 48)
+	rs, err := a.Ratings(context.Background(), "IceSickle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	est := map[string]bool{}
+	for _, r := range rs {
+		est[r.Player] = r.RD < establishedRD
+		t.Logf("%s %.0f ±%.0f (%d games)", r.Player, r.Rating, r.RD, r.Games)
+	}
+	if !est["Ada Lovelace"] || !est["Bob Barker"] || est["Cy Young"] {
+		t.Fatalf("the fixture should make Ada and Bob established, Cy not: %v", est)
+	}
+	_, body, _ := get(t, ts.URL, "/ratings")
+	ice := between(body, "<h2>IceSickle</h2>", "<h2>")
+	top, apart, _ := strings.Cut(ice, "<h3>Provisional</h3>")
+	if !strings.Contains(top, "Ada Lovelace") || !strings.Contains(top, "Bob Barker") || strings.Contains(top, "Cy Young") {
+		t.Errorf("the top list of IceSickle:\n%s", top)
+	}
+	if !strings.Contains(apart, "Cy Young") || !strings.Contains(apart, `<abbr title="provisional">?</abbr>`) {
+		t.Errorf("the provisional players of IceSickle:\n%s", apart)
+	}
+	_, body, _ = get(t, ts.URL, "/player/Cy%20Young")
+	if !strings.Contains(between(body, "<td><a href=\"/search?game=IceSickle", "</tr>"), ">provisional</a>") {
+		t.Errorf("Cy's rank at IceSickle is not marked provisional")
+	}
+	_, body, _ = get(t, ts.URL, "/player/Ada%20Lovelace")
+	if !regexp.MustCompile(`<a href="/ratings\?game=IceSickle">[12]</a>`).MatchString(body) {
+		t.Errorf("Ada's rank at IceSickle is not 1 or 2")
+	}
+}
+
+// TestGzip: text answers are gzipped for a client that takes gzip, the
+// same bytes once unzipped; not for one that does not, nor small ones.
+func TestGzip(t *testing.T) {
+	ts, _, _ := newTestSite(t, 8, nil)
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	fetch := func(path, enc, method string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(method, ts.URL+path, nil)
+		if enc != "" {
+			req.Header.Set("Accept-Encoding", enc)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, b
+	}
+	for _, path := range []string{"/game/1", "/search?game=IceSickle", "/static/style.css", "/static/icepost.js", "/game/1/record", "/nowhere"} {
+		plain, want := fetch(path, "", "GET")
+		zipped, got := fetch(path, "br, gzip;q=0.8", "GET")
+		if plain.Header.Get("Content-Encoding") != "" || zipped.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: Content-Encoding %q without gzip, %q with", path, plain.Header.Get("Content-Encoding"), zipped.Header.Get("Content-Encoding"))
+			continue
+		}
+		if !strings.Contains(zipped.Header.Get("Vary"), "Accept-Encoding") {
+			t.Errorf("%s: Vary %q", path, zipped.Header.Get("Vary"))
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(got))
+		if err != nil {
+			t.Fatal(err)
+		}
+		un, err := io.ReadAll(zr)
+		if err != nil || !bytes.Equal(un, want) || plain.StatusCode != zipped.StatusCode {
+			t.Errorf("%s: unzipped %d bytes (%v), want the %d of the plain answer", path, len(un), err, len(want))
+		}
+		t.Logf("%s: %d bytes, %d gzipped", path, len(want), len(got))
+	}
+	for _, c := range []struct{ path, enc, method string }{
+		{"/game/1", "gzip;q=0", "GET"}, {"/game/1", "identity", "GET"}, {"/game/1", "gzip", "HEAD"}, {"/favicon.ico", "gzip", "GET"},
+	} {
+		if resp, _ := fetch(c.path, c.enc, c.method); resp.Header.Get("Content-Encoding") != "" || resp.StatusCode != 200 {
+			t.Errorf("%s %s with %q: %d, Content-Encoding %q", c.method, c.path, c.enc, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+		}
+	}
+}
+
+// TestPageFrame: every page names its icon and describes itself; the
+// icon is there, also where browsers look for it by themselves.
+func TestPageFrame(t *testing.T) {
+	ts, _, _ := newTestSite(t, 8, newMailGames(t))
+	for path, want := range map[string]string{
+		"/":                      "icepost: an archive of board games",
+		"/game/1":                "IceSickle #1: Ada Lovelace – Bob Barker",
+		"/search?game=IceSickle": "A search of the archive",
+		"/player/Ada%20Lovelace": "Ada Lovelace: ",
+		"/ratings":               "Glicko-2 ratings",
+		"/position?game=Pikemen": "A position of Pikemen",
+	} {
+		_, body, _ := get(t, ts.URL, path)
+		if !strings.Contains(body, `<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">`) {
+			t.Errorf("%s names no icon", path)
+		}
+		if d := between(body, `<meta name="description" content="`, `">`); !strings.Contains(d, want) {
+			t.Errorf("%s: description %q, want %q in it", path, d, want)
+		}
+	}
+	for _, path := range []string{"/favicon.ico", "/static/favicon.svg"} {
+		code, body, h := get(t, ts.URL, path)
+		if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(body, "<svg") {
+			t.Errorf("%s: %d %q", path, code, h.Get("Content-Type"))
+		}
+	}
+	// The players by mail have no archived game: their names link to no
+	// page that would be a 404.
+	_, body, _ := get(t, ts.URL, "/live/1")
+	if strings.Contains(body, `href="/player/`) {
+		t.Errorf("/live/1 links to a player page: %s", between(body, `<ul class="players">`, "</ul>"))
 	}
 }
