@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"icepost/rules"
+	"icepost/rules/icesickle"
 )
 
 // TestDateOrder: the orders by date put the latest (or earliest) Date
@@ -17,6 +20,7 @@ func TestDateOrder(t *testing.T) {
 		makeGame(t, 7, 14, []string{"Eve", "Carol"}, "", "????.??.??", nil, ""))
 	importGames(t, a, gs)
 	ctx := context.Background()
+	start, _ := icesickle.Game.Start(rules.Options{})
 	ids := func(o Order, q Query) []int64 {
 		t.Helper()
 		ss, err := a.SearchOrdered(ctx, q, o)
@@ -39,10 +43,20 @@ func TestDateOrder(t *testing.T) {
 		{"oldest", DateOldest, Query{}, []int64{1, 2, 6, 5, 3, 4, 7}},
 		{"newest, a page", DateNewest, Query{Limit: 3, Offset: 2}, []int64{6, 2, 1}},
 		{"a player's latest", DateNewest, Query{Player: "bob", Limit: 10}, []int64{5, 6, 2, 1}},
+		// Every game reached the start: the first page is read from the
+		// date index (INDEXED BY), a long page is sorted; the same order.
+		{"a position's latest, from the index", DateNewest, Query{Position: start.Code(), Limit: 1}, []int64{3}},
+		{"a position's latest, sorted", DateNewest, Query{Position: start.Code(), Limit: 20}, []int64{3, 5, 6, 2, 1, 7, 4}},
 	} {
 		if got := ids(c.o, c.q); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
+	}
+	// By opening moves, the same: the index's first page is the sort's.
+	first := gs[0].tokens[0]
+	one, all := ids(DateNewest, Query{Moves: first, Limit: 1}), ids(DateNewest, Query{Moves: first, Limit: 20})
+	if len(one) != 1 || len(all) == 0 || one[0] != all[0] {
+		t.Errorf("games that began with %s: %v from the index, %v sorted", first, one, all)
 	}
 }
 

@@ -170,6 +170,15 @@ func TestBrowser(t *testing.T) {
 		}
 		do(t, ctx, chromedp.Navigate(ts.URL+"/game/1?ply=5"), chromedp.WaitVisible(css(`#play`)))
 		shot(t, ctx, "web-game")
+		// The same on a phone: what fits on its screen.
+		if shots != "" {
+			do(t, ctx, viewport(390), chromedp.Navigate(ts.URL+"/game/1?ply=5"), chromedp.WaitVisible(css(`#play`)))
+			png := value(t, ctx, chromedp.CaptureScreenshot())
+			if err := os.WriteFile(filepath.Join(shots, "web-game-phone.png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			do(t, ctx, chromedp.EmulateViewport(1280, 900))
+		}
 		// The links do the same as the keys.
 		do(t, ctx, chromedp.Navigate(ts.URL+"/game/1?ply=3"), chromedp.WaitVisible(css(`#play`)),
 			chromedp.Click(css(`#play a[rel="next"]`)), chromedp.WaitVisible(css(`#play[data-ply="4"]`)))

@@ -138,7 +138,9 @@ func TestBrowserLayout(t *testing.T) {
 	ts, site, a := newTestSite(t, 60, newMailGames(t))
 	regulars(t, a, 48)
 	four := fourSeats(t, site)
-	shots := os.Getenv("ICEPOST_SCREENSHOTS")
+	// ICEPOST_LAYOUT_SHOTS=DIR writes every page at every width there,
+	// to look at (48 pictures: not for docs/).
+	shots := os.Getenv("ICEPOST_LAYOUT_SHOTS")
 	ctx := tab(t, bctx)
 	for _, w := range []int64{360, 390, 768, 1280} {
 		for _, p := range pageTypes(four) {
