@@ -53,8 +53,11 @@ func acceptsGzip(r *http.Request) bool {
 	return false
 }
 
+// gzipPool holds writers at gzip's fastest level: on a game page it
+// costs about nothing measurable (level 6 took 0.6 ms a page) for 4.9 KB
+// instead of 4.3 KB out of 17.6 KB.
 var gzipPool = sync.Pool{New: func() any {
-	w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
+	w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
 	return w
 }}
 
