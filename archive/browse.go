@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -77,22 +78,36 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 			from = "games g INDEXED BY games_date"
 		}
 	}
-	lim, largs := limitClause(q.Limit, q.Offset)
-	rows, err := a.db.QueryContext(ctx, "SELECT g.id FROM "+from+b.where()+" ORDER BY "+by+lim, joinArgs(b.args, largs)...)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
 	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
+	if o == DateOldest && q.Limit > 0 {
+		// Oldest first with the undated games last: no index gives that
+		// order (NULL comes first going up), so SQLite would sort every
+		// game. Read the dated games going up the date index, then, when
+		// the page goes past them, the undated ones.
+		dated, undated := *b, *b
+		dated.conds = append(slices.Clip(b.conds), dateKey+" IS NOT NULL")
+		undated.conds = append(slices.Clip(b.conds), dateKey+" IS NULL")
+		if ids, err = a.ids(ctx, from, &dated, dateKey+", g.id", q.Limit, q.Offset); err != nil {
 			return nil, err
 		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		if len(ids) < q.Limit {
+			offset := 0
+			if len(ids) == 0 {
+				// The page starts among the undated games: after how many?
+				text, args := countSQL(&dated, 0, 0)
+				var n int
+				if err := a.db.QueryRowContext(ctx, text, args...).Scan(&n); err != nil {
+					return nil, err
+				}
+				offset = max(0, q.Offset-n)
+			}
+			more, err := a.ids(ctx, from, &undated, "g.id", q.Limit-len(ids), offset)
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, more...)
+		}
+	} else if ids, err = a.ids(ctx, from, b, by, q.Limit, q.Offset); err != nil {
 		return nil, err
 	}
 	out := make([]Summary, 0, len(ids))
@@ -133,6 +148,26 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 		}
 	}
 	return out, nil
+}
+
+// ids lists the ids of the games b selects from from, in order by, with
+// the limit and offset.
+func (a *Archive) ids(ctx context.Context, from string, b *builder, by string, limit, offset int) ([]int64, error) {
+	lim, largs := limitClause(limit, offset)
+	rows, err := a.db.QueryContext(ctx, "SELECT g.id FROM "+from+b.where()+" ORDER BY "+by+lim, joinArgs(b.args, largs)...)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // Results counts games by how they ended for one player.

@@ -42,6 +42,14 @@ func TestDateOrder(t *testing.T) {
 		{"newest", DateNewest, Query{}, []int64{3, 5, 6, 2, 1, 7, 4}},
 		{"oldest", DateOldest, Query{}, []int64{1, 2, 6, 5, 3, 4, 7}},
 		{"newest, a page", DateNewest, Query{Limit: 3, Offset: 2}, []int64{6, 2, 1}},
+		// Pages of oldest first: the dated games up the index, then the
+		// undated ones, a page across the two, a page of undated only.
+		{"oldest, a page", DateOldest, Query{Limit: 3}, []int64{1, 2, 6}},
+		{"oldest, across", DateOldest, Query{Limit: 3, Offset: 3}, []int64{5, 3, 4}},
+		{"oldest, undated", DateOldest, Query{Limit: 5, Offset: 5}, []int64{4, 7}},
+		{"oldest, the last", DateOldest, Query{Limit: 1, Offset: 6}, []int64{7}},
+		{"oldest, past the end", DateOldest, Query{Limit: 1, Offset: 7}, nil},
+		{"oldest, a player", DateOldest, Query{Player: "carol", Limit: 2, Offset: 1}, []int64{5, 3}},
 		{"a player's latest", DateNewest, Query{Player: "bob", Limit: 10}, []int64{5, 6, 2, 1}},
 		// Every game reached the start: the first page is read from the
 		// date index (INDEXED BY), a long page is sorted; the same order.
@@ -60,15 +68,22 @@ func TestDateOrder(t *testing.T) {
 	}
 }
 
-// TestDateOrderReadsTheIndex: a page of the newest games, or of the
-// newest of one game, is read from an index (games_date,
-// games_game_date), not sorted: orderBy's expression must stay the
-// indexes'.
+// TestDateOrderReadsTheIndex: a page of the newest (or oldest) games,
+// or of the newest of one game, is read from an index (games_date,
+// games_game_date), not sorted: dateKey must stay the indexes'
+// expression.
 func TestDateOrderReadsTheIndex(t *testing.T) {
 	a, _ := openTemp(t)
 	importGames(t, a, testGames(t))
-	for _, where := range []string{"", " WHERE g.plies > 0", " WHERE g.game = 'IceSickle'"} {
-		rows, err := a.DB().Query("EXPLAIN QUERY PLAN SELECT g.id FROM games g" + where + " ORDER BY " + orderBy[DateNewest] + " LIMIT 50")
+	for _, query := range []string{
+		" ORDER BY " + orderBy[DateNewest],
+		" WHERE g.plies > 0 ORDER BY " + orderBy[DateNewest],
+		" WHERE g.game = 'IceSickle' ORDER BY " + orderBy[DateNewest],
+		// DateOldest's first part (SearchOrdered).
+		" WHERE " + dateKey + " IS NOT NULL ORDER BY " + dateKey + ", g.id",
+		" WHERE g.game = 'IceSickle' AND " + dateKey + " IS NOT NULL ORDER BY " + dateKey + ", g.id",
+	} {
+		rows, err := a.DB().Query("EXPLAIN QUERY PLAN SELECT g.id FROM games g" + query + " LIMIT 50")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +99,7 @@ func TestDateOrderReadsTheIndex(t *testing.T) {
 		rows.Close()
 		p := strings.Join(plan, "; ")
 		if !strings.Contains(p, "INDEX games_date") && !strings.Contains(p, "INDEX games_game_date") || strings.Contains(p, "TEMP B-TREE") {
-			t.Errorf("%q: the plan is %q, not a scan of games_date or games_game_date", where, p)
+			t.Errorf("%q: the plan is %q, not a scan of games_date or games_game_date", query, p)
 		}
 	}
 }

@@ -195,6 +195,11 @@ func BenchmarkSearchPage(b *testing.B) {
 			benchPage(b, func(int) string { return q })
 		})
 	}
+	// Oldest first by date, undated games last: no index reads that
+	// order at once (archive.SearchOrdered reads it in two parts).
+	b.Run("?sort=oldest&page=3", func(b *testing.B) {
+		benchPage(b, func(int) string { return "/search?sort=oldest&page=3" })
+	})
 }
 
 func BenchmarkGamePage(b *testing.B) {
