@@ -4,7 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
 )
 
 // What a browser asks of the archive beyond Search: games in another
@@ -19,19 +25,25 @@ type Order int
 const (
 	OldestFirst   Order = iota // by the order they were added
 	NewestFirst                // the last added first
-	DateOldest                 // by the Date tag, undated games last
-	DateNewest                 // by the Date tag, latest first, undated games last
+	DateOldest                 // by the Date tag, undated games last, then the order they were added
+	DateNewest                 // by the Date tag, latest first, undated games last, then the last added first
 	LongestFirst               // most plies first
 	ShortestFirst              // fewest plies first
 )
 
-// orderBy is each order's ORDER BY clause. Unknown digits of a date
-// ("2021.??.??") sort after the known ones of the same year.
+// dateKey is the Date tag as the orders by date read it: NULL when the
+// year is not known. Unknown digits later in a date ("2021.??.??") sort
+// after the known ones of the same year. It is written exactly as the
+// index games_date (migration 0006) is, so that SQLite reads DateNewest
+// from that index instead of sorting.
+const dateKey = "CASE WHEN substr(g.date, 1, 1) <> '?' THEN g.date END"
+
+// orderBy is each order's ORDER BY clause.
 var orderBy = map[Order]string{
 	OldestFirst:   "g.id",
 	NewestFirst:   "g.id DESC",
-	DateOldest:    "g.date IS NULL OR substr(g.date, 1, 1) = '?', g.date, g.id",
-	DateNewest:    "g.date IS NULL OR substr(g.date, 1, 1) = '?', g.date DESC, g.id DESC",
+	DateOldest:    dateKey + " IS NULL, " + dateKey + ", g.id",
+	DateNewest:    dateKey + " DESC, g.id DESC", // NULL is the least: undated last
 	LongestFirst:  "g.plies DESC, g.id",
 	ShortestFirst: "g.plies, g.id",
 }
@@ -49,22 +61,53 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 	if err != nil {
 		return nil, err
 	}
-	lim, largs := limitClause(q.Limit, q.Offset)
-	rows, err := a.db.QueryContext(ctx, "SELECT g.id FROM games g"+b.where()+" ORDER BY "+by+lim, joinArgs(b.args, largs)...)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
+	from := "games g"
+	if o == DateNewest && q.Limit > 0 && b.listed > 0 {
+		// The games of a position reached by many (a game's start: a
+		// quarter of the archive) are better found by reading the date
+		// index backwards until a page is full than by sorting all of
+		// them, which reads every one's row; SQLite, blind to the list's
+		// length, sorts. The backward read takes about (page × games /
+		// listed) entries, the sort listed rows: read the index when
+		// that is the fewer.
+		var total int
+		if err := a.db.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) FROM games").Scan(&total); err != nil {
 			return nil, err
 		}
-		ids = append(ids, id)
+		if page := q.Limit + q.Offset; b.listed*b.listed > 4*page*total {
+			from = "games g INDEXED BY games_date"
+		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	var ids []int64
+	if o == DateOldest && q.Limit > 0 {
+		// Oldest first with the undated games last: no index gives that
+		// order (NULL comes first going up), so SQLite would sort every
+		// game. Read the dated games going up the date index, then, when
+		// the page goes past them, the undated ones.
+		dated, undated := *b, *b
+		dated.conds = append(slices.Clip(b.conds), dateKey+" IS NOT NULL")
+		undated.conds = append(slices.Clip(b.conds), dateKey+" IS NULL")
+		if ids, err = a.ids(ctx, from, &dated, dateKey+", g.id", q.Limit, q.Offset); err != nil {
+			return nil, err
+		}
+		if len(ids) < q.Limit {
+			offset := 0
+			if len(ids) == 0 {
+				// The page starts among the undated games: after how many?
+				text, args := countSQL(&dated, 0, 0)
+				var n int
+				if err := a.db.QueryRowContext(ctx, text, args...).Scan(&n); err != nil {
+					return nil, err
+				}
+				offset = max(0, q.Offset-n)
+			}
+			more, err := a.ids(ctx, from, &undated, "g.id", q.Limit-len(ids), offset)
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, more...)
+		}
+	} else if ids, err = a.ids(ctx, from, b, by, q.Limit, q.Offset); err != nil {
 		return nil, err
 	}
 	out := make([]Summary, 0, len(ids))
@@ -107,6 +150,26 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 	return out, nil
 }
 
+// ids lists the ids of the games b selects from from, in order by, with
+// the limit and offset.
+func (a *Archive) ids(ctx context.Context, from string, b *builder, by string, limit, offset int) ([]int64, error) {
+	lim, largs := limitClause(limit, offset)
+	rows, err := a.db.QueryContext(ctx, "SELECT g.id FROM "+from+b.where()+" ORDER BY "+by+lim, joinArgs(b.args, largs)...)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
 // Results counts games by how they ended for one player.
 type Results struct {
 	Games, Wins, Draws, Losses, Undecided int
@@ -122,7 +185,8 @@ type PlayerSummary struct {
 }
 
 // Players lists the players whose name contains the words of match (any
-// case; "" for all), most games first, and how many there are in all.
+// case, any accents: "garcia" finds García, as a word search does; ""
+// for all), most games first, and how many there are in all.
 func (a *Archive) Players(ctx context.Context, match string, limit, offset int) ([]PlayerSummary, int, error) {
 	if len(match) > maxFilter {
 		return nil, 0, queryErr("a search value is %d bytes long; the most is %d", len(match), maxFilter)
@@ -132,8 +196,12 @@ func (a *Archive) Players(ctx context.Context, match string, limit, offset int) 
 	}
 	cond, args := "", []any{}
 	if key := normalizeName(match); key != "" {
-		cond = ` AND p.key LIKE ? ESCAPE '\'`
-		args = append(args, "%"+escapeLike(key)+"%")
+		ids, err := a.playersMatching(ctx, foldAccents(key))
+		if err != nil {
+			return nil, 0, err
+		}
+		cond = ` AND p.id IN (SELECT value FROM json_each(?))`
+		args = append(args, idList(ids))
 	}
 	var total int
 	if err := a.db.QueryRowContext(ctx, `SELECT count(*) FROM players p
@@ -158,6 +226,33 @@ func (a *Archive) Players(ctx context.Context, match string, limit, offset int) 
 		out = append(out, p)
 	}
 	return out, total, rows.Err()
+}
+
+// playersMatching lists the players whose key, its accents taken off,
+// contains folded (a key with its accents taken off). SQLite has no
+// function that takes accents off, so it hands over the keys that hold
+// folded as they are (LIKE) and every key with a letter outside ASCII,
+// and those are folded and compared here: one pass over the players, as
+// the LIKE alone was.
+func (a *Archive) playersMatching(ctx context.Context, folded string) ([]int64, error) {
+	rows, err := a.db.QueryContext(ctx, `SELECT id, key FROM players WHERE key LIKE ? ESCAPE '\' OR key GLOB '*[^ -~]*' ORDER BY id`,
+		"%"+escapeLike(folded)+"%")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		var key string
+		if err := rows.Scan(&id, &key); err != nil {
+			return nil, err
+		}
+		if strings.Contains(foldAccents(key), folded) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, rows.Err()
 }
 
 // GameResults is a player's results at one game.
@@ -301,3 +396,27 @@ func (a *Archive) AddressPlayers(ctx context.Context) (map[string]string, error)
 // whose archive tables are up to date (Migrate): the mail daemon's file,
 // which holds the archive of the games it finished.
 func Wrap(db *sql.DB) *Archive { return &Archive{db: db} }
+
+// foldAccents takes the accents off the letters of s (García → Garcia,
+// Dvořák → Dvorak): the letters decomposed, their combining marks
+// dropped. It is how the full-text index's tokenizer (unicode61, which
+// removes diacritics) lets a word search find a name however it is
+// accented; the list of players folds names the same way. Nothing stores
+// it.
+func foldAccents(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	out, _, err := transform.String(transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC), s)
+	if err != nil {
+		return s
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"icepost/rules"
@@ -156,6 +157,23 @@ func normDate(s string) (string, error) {
 	}
 	if !ok {
 		return "", queryErr("date %q: write YYYY, YYYY.MM or YYYY.MM.DD", clip(s))
+	}
+	// A month or a day that no calendar has (2021.13, 2021.02.30) is
+	// refused rather than compared as text, which would match nothing or
+	// everything after it.
+	if len(d) >= 7 {
+		y, _ := strconv.Atoi(d[:4])
+		m, _ := strconv.Atoi(d[5:7])
+		if m < 1 || m > 12 {
+			return "", queryErr("date %q: there is no month %d (write YYYY.MM with a month from 01 to 12)", clip(s), m)
+		}
+		if len(d) == 10 {
+			day, _ := strconv.Atoi(d[8:])
+			last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+			if day < 1 || day > last {
+				return "", queryErr("date %q: %s has days 01 to %d", clip(s), d[:7], last)
+			}
+		}
 	}
 	return d, nil
 }

@@ -18,6 +18,11 @@ import (
 type builder struct {
 	conds []string
 	args  []any
+	// listed is how many games at most the conditions can select when
+	// one of them is a list of ids the position index gave (a position,
+	// opening moves); -1 when none is. SQLite cannot see a list's length
+	// (json_each), so SearchOrdered reads it to pick its plan.
+	listed int
 }
 
 func (b *builder) add(cond string, args ...any) {
@@ -65,7 +70,19 @@ const playerIDs = `(SELECT player_id FROM player_aliases WHERE alias = ? UNION S
 
 // build turns c, with what the index found, into conditions on games g.
 func build(c *checkedQuery) *builder {
-	b := &builder{}
+	b := &builder{listed: -1}
+	if c.hasPosition {
+		b.listed = len(c.positionIDs)
+	}
+	if len(c.moves) > 0 {
+		n := 0
+		for _, p := range c.paths {
+			n += len(p.ids)
+		}
+		if b.listed < 0 || n < b.listed {
+			b.listed = n
+		}
+	}
 	if c.game != nil {
 		b.add("g.game = ?", c.game.Name())
 	}

@@ -77,6 +77,7 @@ func TestBuildSQL(t *testing.T) {
 		{"undecided", Query{Result: "*"}, nil, " WHERE g.winner IS NULL", nil},
 		{"since", Query{Since: "2021-07"}, nil, " WHERE g.date >= ? AND substr(g.date, 1, 1) <> '?'", []any{"2021.07"}},
 		{"until", Query{Until: "2021/07/15"}, nil, " WHERE substr(g.date, 1, ?) <= ?", []any{10, "2021.07.15"}},
+		{"a leap day", Query{Since: "2024.02.29"}, nil, " WHERE g.date >= ? AND substr(g.date, 1, 1) <> '?'", []any{"2024.02.29"}},
 		{"event like characters", Query{Event: `50%_off\`}, nil, ` WHERE g.event LIKE ? ESCAPE '\'`, []any{`%50\%\_off\\%`}},
 		{"tags", Query{Tags: []TagFilter{{"Opening", "Quiet"}, {"Event", "Summer Cup"}, {"Player2", " CAROL "}, {"Target", "12"}, {"Game", "pikemen"}, {"Board", "STAR"}, {"Game", "Chess"}}}, nil,
 			" WHERE g.id IN (SELECT game_id FROM tags WHERE name = ? AND value = ?)" +
@@ -189,6 +190,10 @@ func TestBuildErrors(t *testing.T) {
 		{"bad result", Query{Player: "a", Result: "1=1"}, nil, "use win, loss, draw"},
 		{"bad since", Query{Since: "2020'; --"}, nil, "write YYYY"},
 		{"bad until", Query{Until: "2020.1.1"}, nil, "write YYYY"},
+		{"no month 13", Query{Since: "2021.13.45"}, nil, "there is no month 13"},
+		{"no month 0", Query{Until: "2021-00"}, nil, "there is no month 0"},
+		{"no 30 February", Query{Since: "2021.02.30"}, nil, "2021.02 has days 01 to 28"},
+		{"no day 0", Query{Until: "2024.02.00"}, nil, "2024.02 has days 01 to 29"},
 		{"bad tag name", Query{Tags: []TagFilter{{"x' OR 1", "y"}}}, nil, "tag name"},
 		{"bad tag value", Query{Tags: []TagFilter{{"Event", "\xff"}}}, nil, "not UTF-8"},
 		{"bad target", Query{Tags: []TagFilter{{"Target", "ten"}}}, nil, "a whole number"},

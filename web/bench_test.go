@@ -150,13 +150,20 @@ func importBench(a *archive.Archive, n int) error {
 
 // benchPage requests the paths in turn, b.N times in all, and reports
 // the median time of one request.
-func benchPage(b *testing.B, paths func(i int) string) {
+func benchPage(b *testing.B, paths func(i int) string) { benchPageGzip(b, false, paths) }
+
+// benchPageGzip is benchPage; with gzip, each request says it takes
+// gzip, as browsers do, and the time includes compressing the answer.
+func benchPageGzip(b *testing.B, gzip bool, paths func(i int) string) {
 	_, h := benchSite(b)
 	times := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		path := paths(i)
 		r := httptest.NewRequest("GET", path, nil)
+		if gzip {
+			r.Header.Set("Accept-Encoding", "gzip")
+		}
 		w := httptest.NewRecorder()
 		t0 := time.Now()
 		h.ServeHTTP(w, r)
@@ -188,12 +195,27 @@ func BenchmarkSearchPage(b *testing.B) {
 			benchPage(b, func(int) string { return q })
 		})
 	}
+	// Oldest first by date, undated games last: no index reads that
+	// order at once (archive.SearchOrdered reads it in two parts).
+	b.Run("?sort=oldest&page=3", func(b *testing.B) {
+		benchPage(b, func(int) string { return "/search?sort=oldest&page=3" })
+	})
 }
 
 func BenchmarkGamePage(b *testing.B) {
 	benchSite(b)
 	rng := rand.New(rand.NewPCG(3, 3))
 	benchPage(b, func(int) string {
+		id := 1 + rng.IntN(bench.n)
+		return "/game/" + strconv.Itoa(id) + "?ply=" + strconv.Itoa(rng.IntN(6))
+	})
+}
+
+// BenchmarkGamePageGzip: the same pages gzipped, as a browser gets them.
+func BenchmarkGamePageGzip(b *testing.B) {
+	benchSite(b)
+	rng := rand.New(rand.NewPCG(3, 3))
+	benchPageGzip(b, true, func(int) string {
 		id := 1 + rng.IntN(bench.n)
 		return "/game/" + strconv.Itoa(id) + "?ply=" + strconv.Itoa(rng.IntN(6))
 	})
@@ -233,4 +255,16 @@ func BenchmarkGamePageParallel(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pages/s")
+}
+
+// BenchmarkPlayerPages: one player's page (results by game, opponents,
+// the latest games by date) and the list of players found by a part of
+// their name.
+func BenchmarkPlayerPages(b *testing.B) {
+	b.Run("player", func(b *testing.B) {
+		benchPage(b, func(int) string { return "/player/Player%2017" })
+	})
+	b.Run("players?q", func(b *testing.B) {
+		benchPage(b, func(int) string { return "/players?q=layer+17" })
+	})
 }

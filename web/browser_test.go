@@ -170,9 +170,53 @@ func TestBrowser(t *testing.T) {
 		}
 		do(t, ctx, chromedp.Navigate(ts.URL+"/game/1?ply=5"), chromedp.WaitVisible(css(`#play`)))
 		shot(t, ctx, "web-game")
+		// The same on a phone: what fits on its screen.
+		if shots != "" {
+			do(t, ctx, viewport(390), chromedp.Navigate(ts.URL+"/game/1?ply=5"), chromedp.WaitVisible(css(`#play`)))
+			png := value(t, ctx, chromedp.CaptureScreenshot())
+			if err := os.WriteFile(filepath.Join(shots, "web-game-phone.png"), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			do(t, ctx, chromedp.EmulateViewport(1280, 900))
+		}
 		// The links do the same as the keys.
 		do(t, ctx, chromedp.Navigate(ts.URL+"/game/1?ply=3"), chromedp.WaitVisible(css(`#play`)),
 			chromedp.Click(css(`#play a[rel="next"]`)), chromedp.WaitVisible(css(`#play[data-ply="4"]`)))
+	})
+
+	t.Run("after a step the focus stays and the move is announced", func(t *testing.T) {
+		ctx := tab(t, bctx)
+		focused := func() string {
+			return value(t, ctx, chromedp.Evaluate[string](`(e => e.dataset.rel || "ply " + e.dataset.ply)(document.activeElement)`))
+		}
+		announced := func() string {
+			return value(t, ctx, chromedp.Evaluate[string](`document.getElementById("announce").textContent`))
+		}
+		do(t, ctx, chromedp.Navigate(ts.URL+"/game/1?ply=3"), chromedp.WaitVisible(css(`#play`)),
+			chromedp.Focus(css(`#play a[rel="next"]`)), chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(css(`#play[data-ply="4"]`)))
+		if f := focused(); f != "next" {
+			t.Errorf("after Enter on next ›, the focus is on %q", f)
+		}
+		if a := announced(); !strings.HasPrefix(a, "Ply 4 of ") {
+			t.Errorf("the live region says %q", a)
+		}
+		if polite := value(t, ctx, chromedp.AttributeValue(css(`#announce`), "aria-live")); polite.Value != "polite" {
+			t.Errorf("#announce is aria-live=%q", polite.Value)
+		}
+		// Again from the kept focus, then on a move of the list.
+		do(t, ctx, chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(css(`#play[data-ply="5"]`)))
+		if f := focused(); f != "next" {
+			t.Errorf("after a second Enter, the focus is on %q", f)
+		}
+		do(t, ctx, chromedp.Click(css(`#moves a[data-ply="2"]`)), chromedp.WaitVisible(css(`#play[data-ply="2"]`)))
+		if f, a := focused(), announced(); f != "ply 2" || !strings.HasPrefix(a, "Ply 2 of ") {
+			t.Errorf("after a click on move 2: focus on %q, announced %q", f, a)
+		}
+		// At the end, the focus stays where next › was, on the end.
+		do(t, ctx, chromedp.Click(css(`#play a[rel="last"]`)), chromedp.WaitNotPresent(css(`#play a[rel="last"]`)))
+		if f := focused(); f != "last" {
+			t.Errorf("after end », the focus is on %q", f)
+		}
 	})
 
 	t.Run("the explorer's counts match the archive", func(t *testing.T) {

@@ -23,7 +23,7 @@ import (
 
 // The archive and the mail daemon's games that the tests look at.
 
-var clubPlayers = []string{"Ada Lovelace", "Bob Barker", "Cy Young", "Dee Dee", "Eve Online", "Fay Wray", "Gus Grissom", "Hal Hartley"}
+var clubPlayers = []string{"Ada Lovelace", "Bob Barker", "Cy Young", "Dee Dee", "Eva García", "Fay Wray", "Gus Grissom", "Hal Hartley"}
 
 // clubRecords writes n games of every game in turn between the club's
 // players, with dates, events, rounds, and in some games comments,
@@ -240,3 +240,37 @@ func TestWriteDemo(t *testing.T) {
 }
 
 func archiveOptions() rules.Options { return rules.Options{} }
+
+// regulars imports n decided games of IceSickle between Ada Lovelace and
+// Bob Barker, a few a month over 2023, so that the two have established
+// ratings (a deviation under establishedRD) where the club's other
+// players stay provisional.
+func regulars(t testing.TB, a *archive.Archive, n int) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(31, 7))
+	g, _ := games.Lookup("IceSickle")
+	start, err := g.Start(rules.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := 0; b.Len() == 0 || i < n; i++ {
+		p := []string{"Ada Lovelace", "Bob Barker"}
+		if i%2 == 1 {
+			p[0], p[1] = p[1], p[0]
+		}
+		tags := []notation.Tag{{Name: "Event", Value: "Club ladder"}, {Name: "Date", Value: fmt.Sprintf("2023.%02d.%02d", 1+i%12, 1+i%28)},
+			{Name: "Player1", Value: p[0]}, {Name: "Player2", Value: p[1]}}
+		rec, err := notation.FromMoves(tags, start, notation.RandomGame(start, rng, 1000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(rec.String())
+	}
+	if _, err := a.Import(context.Background(), strings.NewReader(b.String()), "ladder.rec", archive.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -280,9 +280,11 @@ func (l lineView) write(b *strings.Builder) {
 			comment(c)
 		}
 		if m.Number != "" {
-			b.WriteString(` <span class="num">` + esc(m.Number) + `</span>`)
+			// A no-break space: the number stays with its move.
+			b.WriteString(` <span class="num">` + esc(m.Number) + "</span>\u00a0")
+		} else {
+			b.WriteString(" ")
 		}
-		b.WriteString(" ")
 		if m.Href != "" {
 			b.WriteString(`<a class="mv`)
 			if m.Current {
@@ -434,4 +436,12 @@ func (s *Site) gameRecord(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="icepost-%d.rec"`, id))
 	_, err = w.Write([]byte(publicRecord(st.Record)))
 	return err
+}
+
+func (v gameView) description() string {
+	d := v.Title + ": " + strconv.Itoa(v.Plies) + " plies, " + v.Result + ". Step through the moves on the board, with the comments and the record."
+	if v.MailInfo != nil {
+		d = v.Title + ", a game by mail " + v.MailInfo.Status + ": the board, the moves and the time left."
+	}
+	return d
 }

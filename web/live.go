@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"icepost/archive"
 	"icepost/pbem/mailgames"
 	"icepost/rules"
 )
@@ -152,6 +154,18 @@ func (s *Site) liveGame(w http.ResponseWriter, r *http.Request) error {
 		return bad("ply=%d: game %d has %d plies", ply, id, len(g.Moves))
 	}
 	v := newGameView(g, "/live/"+strconv.FormatInt(id, 10), ply)
+	// A player by mail has a page only once the archive holds a game of
+	// theirs: no link to a page that does not exist.
+	for i, p := range v.Players {
+		if p.Link == "" {
+			continue
+		}
+		if _, err := s.archive.Player(r.Context(), p.Name, 0); errors.Is(err, archive.ErrNotFound) {
+			v.Players[i].Link = ""
+		} else if err != nil {
+			return err
+		}
+	}
 	li := liveInfoOf(gi, displayNames(g.Record.Players()))
 	v.MailInfo = &li
 	v.Live = gi.Status == "active"

@@ -13,10 +13,13 @@ import (
 )
 
 // Query parameters are read here and nowhere else: every page names the
-// parameters it takes, and anything else (an unknown name, a number that
-// is not one, a value too long, a name given twice) is refused with a
-// 400 page that says what is wrong. An empty value is as good as no
-// value, so that a search form submitted with empty fields works.
+// parameters it takes, and a bad value of one of those (a number that is
+// not one, a value too long, a name given twice) is refused with a 400
+// page that says what is wrong. A name the page does not take is ignored:
+// messengers and newsletters add their own (fbclid, utm_source) to the
+// links people share, and such a link must still open. An empty value is
+// as good as no value, so that a search form submitted with empty fields
+// works.
 
 // maxParam bounds any one value; the archive bounds its filters too.
 const maxParam = 1000
@@ -41,17 +44,12 @@ type params struct {
 	errs []string
 }
 
-// readParams parses the query and refuses names that are not in allowed
-// (repeatable ones end with "*": "tag*").
+// readParams parses the query and checks the names in allowed
+// (repeatable ones end with "*": "tag*"); other names are ignored.
 func readParams(r *http.Request, allowed ...string) (*params, error) {
 	if len(r.URL.RawQuery) > 8192 {
 		return nil, bad("the address is too long: at most 8192 bytes of query")
 	}
-	v, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		return nil, bad("the address's query cannot be read: %v", err)
-	}
-	p := &params{v: v}
 	ok := map[string]bool{}
 	multi := map[string]bool{}
 	for _, a := range allowed {
@@ -62,10 +60,30 @@ func readParams(r *http.Request, allowed ...string) (*params, error) {
 			ok[a] = true
 		}
 	}
-	for name, vals := range v {
+	p := &params{v: url.Values{}}
+	// Pair by pair rather than url.ParseQuery, so that a pair the page
+	// does not take is skipped even when it cannot be read.
+	for _, pair := range strings.Split(r.URL.RawQuery, "&") {
+		if pair == "" {
+			continue
+		}
+		k, val, _ := strings.Cut(pair, "=")
+		name, err := url.QueryUnescape(k)
+		if err != nil || !ok[name] {
+			continue
+		}
+		if strings.Contains(val, ";") {
+			p.fail("parameter %q cannot be read: a semicolon in a value is written %%3B", name)
+			continue
+		}
+		if val, err = url.QueryUnescape(val); err != nil {
+			p.fail("parameter %q cannot be read: %v", name, err)
+			continue
+		}
+		p.v[name] = append(p.v[name], val)
+	}
+	for name, vals := range p.v {
 		switch {
-		case !ok[name]:
-			p.fail("unknown parameter %q (this page takes %s)", clip(name), strings.Join(trimStars(allowed), ", "))
 		case len(vals) > 1 && !multi[name]:
 			p.fail("parameter %q is given %d times; give it once", name, len(vals))
 		case len(vals) > 64:
@@ -80,14 +98,6 @@ func readParams(r *http.Request, allowed ...string) (*params, error) {
 		}
 	}
 	return p, nil
-}
-
-func trimStars(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = strings.TrimSuffix(n, "*")
-	}
-	return out
 }
 
 func (p *params) fail(format string, args ...any) {
@@ -156,18 +166,23 @@ func clip(s string) string {
 var searchParams = []string{"game", "player", "seat", "opponent", "result", "since", "until", "event", "tag*",
 	"text", "position", "moves", "plies", "sort", "page", "per"}
 
-// sorts are the orders a search page offers, by parameter value.
+// sorts are the orders a search page offers, by parameter value. The
+// dates are the Date tags (undated games last); games of one date come
+// in the order they were added. "date" and "date-asc", the names of the
+// orders by date before they became newest and oldest, still work in
+// links people keep.
 var sorts = []struct {
 	value, label string
 	order        archive.Order
 }{
-	{"newest", "newest first", archive.NewestFirst},
-	{"oldest", "oldest first", archive.OldestFirst},
-	{"date", "latest date first", archive.DateNewest},
-	{"date-asc", "earliest date first", archive.DateOldest},
+	{"newest", "newest first", archive.DateNewest},
+	{"oldest", "oldest first", archive.DateOldest},
+	{"added", "last added first", archive.NewestFirst},
 	{"longest", "longest first", archive.LongestFirst},
 	{"shortest", "shortest first", archive.ShortestFirst},
 }
+
+var sortAliases = map[string]string{"date": "newest", "date-asc": "oldest"}
 
 // search is a search as the page's parameters say it.
 type search struct {
@@ -221,6 +236,9 @@ func readSearch(p *params) search {
 	var names []string
 	for _, o := range sorts {
 		names = append(names, o.value)
+	}
+	if to, ok := sortAliases[p.str("sort")]; ok {
+		p.v.Set("sort", to)
 	}
 	s.sort = p.choice("sort", "newest", names...)
 	for _, o := range sorts {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -124,13 +125,14 @@ type opponentRow struct {
 }
 
 type playerPage struct {
-	Name      string
-	Spellings []string
-	Total     archive.Results
-	Games     []gameResultRow
-	Opponents []opponentRow
-	Recent    []gameRow
-	All       string
+	Established int // the deviation under which a rating is established
+	Name        string
+	Spellings   []string
+	Total       archive.Results
+	Games       []gameResultRow
+	Opponents   []opponentRow
+	Recent      []gameRow
+	All         string
 }
 
 func (s *Site) player(w http.ResponseWriter, r *http.Request) error {
@@ -155,7 +157,7 @@ func (s *Site) player(w http.ResponseWriter, r *http.Request) error {
 		v.Set("player", pr.Name)
 		return "/search?" + v.Encode()
 	}
-	pp := playerPage{Name: pr.Name, Spellings: pr.Spellings, Total: pr.Results, All: search(url.Values{})}
+	pp := playerPage{Established: establishedRD, Name: pr.Name, Spellings: pr.Spellings, Total: pr.Results, All: search(url.Values{})}
 	for _, g := range pr.Games {
 		row := gameResultRow{GameResults: g,
 			Search: search(url.Values{"game": {g.Game}}),
@@ -174,7 +176,7 @@ func (s *Site) player(w http.ResponseWriter, r *http.Request) error {
 	for _, o := range pr.Opponents {
 		pp.Opponents = append(pp.Opponents, opponentRow{o, playerHref(o.Name), search(url.Values{"opponent": {o.Name}})})
 	}
-	recent, err := s.archive.SearchOrdered(ctx, archive.Query{Player: pr.Name, Limit: 10}, archive.NewestFirst)
+	recent, err := s.archive.SearchOrdered(ctx, archive.Query{Player: pr.Name, Limit: 10}, archive.DateNewest)
 	if err != nil {
 		return err
 	}
@@ -182,11 +184,24 @@ func (s *Site) player(w http.ResponseWriter, r *http.Request) error {
 	return s.ok(w, r, "player", pr.Name, pp)
 }
 
-// rankOf is r's place among the ratings of its game (1 the best).
+// establishedRD is the rating deviation under which a rating is
+// established: the top lists and the ranks are of established players;
+// the others (new, or seldom playing) are provisional, listed apart. 110
+// is the line Lichess draws for Glicko-2; a new player gets under it
+// after about a dozen games against rated players.
+const establishedRD = 110
+
+func established(r archive.Rating) bool { return r.RD < establishedRD }
+
+// rankOf is r's place among the established ratings of its game (1 the
+// best); 0 for a provisional rating.
 func rankOf(all []archive.Rating, r archive.Rating) int {
+	if !established(r) {
+		return 0
+	}
 	n := 0
 	for _, x := range all {
-		if x.Game != r.Game {
+		if x.Game != r.Game || !established(x) {
 			continue
 		}
 		n++
@@ -199,26 +214,29 @@ func rankOf(all []archive.Rating, r archive.Rating) int {
 
 type ratingRow struct {
 	archive.Rating
-	Rank int
+	Rank int // 0 for a provisional rating
 	Href string
 }
 
 type ratingTable struct {
-	Game  string
-	Href  string // the game's full table
-	Rows  []ratingRow
-	Count int
-	More  bool
-	Prev  string
-	Next  string
-	Page  int
-	Pages int
+	Game        string
+	Href        string      // the game's full table
+	Rows        []ratingRow // established, best first
+	Provisional []ratingRow // listed apart, best first
+	Count       int
+	Apart       int // how many of Count are provisional
+	More        bool
+	Prev        string
+	Next        string
+	Page        int
+	Pages       int
 }
 
 type ratingsPage struct {
-	Game   string
-	Games  []string
-	Tables []ratingTable
+	Game        string
+	Games       []string
+	Tables      []ratingTable
+	Established int // the deviation under which a rating is established
 }
 
 const perRatings = 50
@@ -244,23 +262,33 @@ func (s *Site) ratingsPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rp := ratingsPage{Game: game, Games: games.Names()}
+	rp := ratingsPage{Game: game, Games: games.Names(), Established: establishedRD}
 	for _, name := range rp.Games {
 		if game != "" && name != game {
 			continue
 		}
 		t := ratingTable{Game: name, Href: "/ratings?game=" + url.QueryEscape(name), Page: 1}
-		var rows []ratingRow
+		// Established players first, ranked; then the provisional ones.
+		var rows, apart []ratingRow
 		for _, rt := range all {
-			if rt.Game == name {
+			if rt.Game != name {
+				continue
+			}
+			if established(rt) {
 				rows = append(rows, ratingRow{rt, len(rows) + 1, playerHref(rt.Player)})
+			} else {
+				apart = append(apart, ratingRow{rt, 0, playerHref(rt.Player)})
 			}
 		}
-		t.Count = len(rows)
+		t.Count, t.Apart = len(rows)+len(apart), len(apart)
 		if game == "" {
-			t.More = len(rows) > 10
-			rows = rows[:min(10, len(rows))]
+			// The top ten: established players, and when there are fewer
+			// than ten of those, the best provisional ones listed apart.
+			t.Rows = rows[:min(10, len(rows))]
+			t.Provisional = apart[:min(10-len(t.Rows), len(apart))]
+			t.More = t.Count > len(t.Rows)+len(t.Provisional)
 		} else {
+			rows = append(rows, apart...)
 			t.Pages = max(1, (len(rows)+perRatings-1)/perRatings)
 			t.Page = page
 			from := min((page-1)*perRatings, len(rows))
@@ -270,9 +298,14 @@ func (s *Site) ratingsPage(w http.ResponseWriter, r *http.Request) error {
 			if page < t.Pages {
 				t.Next = t.Href + "&page=" + strconv.Itoa(page+1)
 			}
-			rows = rows[from:min(from+perRatings, len(rows))]
+			for _, r := range rows[from:min(from+perRatings, len(rows))] {
+				if r.Rank > 0 {
+					t.Rows = append(t.Rows, r)
+				} else {
+					t.Provisional = append(t.Provisional, r)
+				}
+			}
 		}
-		t.Rows = rows
 		rp.Tables = append(rp.Tables, t)
 	}
 	title := "Ratings"
@@ -280,4 +313,16 @@ func (s *Site) ratingsPage(w http.ResponseWriter, r *http.Request) error {
 		title = "Ratings: " + game
 	}
 	return s.ok(w, r, "ratings", title, rp)
+}
+
+func (p playerPage) description() string {
+	return fmt.Sprintf("%s: %s (%d won, %d drawn, %d lost), results and ratings by game, opponents and latest games.",
+		p.Name, plural(p.Total.Games, "game", "games"), p.Total.Wins, p.Total.Draws, p.Total.Losses)
+}
+
+func (p ratingsPage) description() string {
+	if p.Game != "" {
+		return "Glicko-2 ratings of the players of " + p.Game + " from every decided game in the archive."
+	}
+	return "Glicko-2 ratings of the players of every game, from every decided game in the archive: the best established players of each."
 }

@@ -155,11 +155,18 @@ func (s *Site) position(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pp.CountText = plural(pp.Count, "game", "games")
-	rows, err := s.archive.SearchOrdered(ctx, q, archive.NewestFirst)
+	rows, err := s.archive.SearchOrdered(ctx, q, archive.DateNewest)
 	if err != nil {
 		return err
 	}
 	pp.Reached = gameRows(rows)
 	pp.All = "/search?position=" + url.QueryEscape(pp.Code)
 	return s.ok(w, r, "position", "Position: "+pp.Game, pp)
+}
+
+func (p positionPage) description() string {
+	if p.Code == "" {
+		return "The opening explorer: every move played from a position in the archive, how often and how it went."
+	}
+	return "A position of " + p.Game + ": every move played from it in the archive, how often and how it went, and the games that reached it."
 }

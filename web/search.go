@@ -227,3 +227,7 @@ func (s *Site) searchRecords(w http.ResponseWriter, r *http.Request) error {
 	_, err = w.Write([]byte(b.String()))
 	return err
 }
+
+func (p searchPage) description() string {
+	return "A search of the archive of board games: " + p.CountText + ", by game, player, result, date, event, words, opening moves or position."
+}

@@ -106,13 +106,20 @@ func (s *Site) Handler() http.Handler {
 	static, _ := fs.Sub(staticFiles, "static")
 	files := http.FileServerFS(static)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheFor(24*time.Hour, files)))
+	// Browsers ask for /favicon.ico on their own: the page's icon, which
+	// every page names (<link rel="icon">), is the answer.
+	mux.Handle("GET /favicon.ico", cacheFor(24*time.Hour, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r2 := r.Clone(r.Context())
+		r2.URL.Path = "/favicon.svg"
+		files.ServeHTTP(w, r2)
+	})))
 	mux.Handle("/", s.wrap(func(w http.ResponseWriter, r *http.Request) error {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			return &methodNotAllowed{}
 		}
 		return &notFound{"there is no page at " + r.URL.Path}
 	}))
-	return securityHeaders(mux)
+	return securityHeaders(gzipHandler(mux))
 }
 
 // Server is an http.Server for the site with timeouts: a slow or idle
@@ -201,11 +208,12 @@ func cacheFor(d time.Duration, h http.Handler) http.Handler {
 
 // layout is what every page's frame shows.
 type layout struct {
-	Title   string
-	Nav     string // the section of the menu to mark
-	HasMail bool
-	Games   []string
-	Page    any
+	Title       string
+	Description string // the meta description: what the page shows, for search engines and link previews
+	Nav         string // the section of the menu to mark
+	HasMail     bool
+	Games       []string
+	Page        any
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -218,7 +226,11 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, code int, name, ti
 	buf.Reset()
 	defer bufPool.Put(buf)
 	nav := name
-	if err := t.ExecuteTemplate(buf, "layout", layout{Title: title, Nav: nav, HasMail: s.mail != nil, Games: games.Names(), Page: data}); err != nil {
+	desc := siteDescription
+	if d, ok := data.(describer); ok {
+		desc = d.description()
+	}
+	if err := t.ExecuteTemplate(buf, "layout", layout{Title: title, Description: desc, Nav: nav, HasMail: s.mail != nil, Games: games.Names(), Page: data}); err != nil {
 		s.log.Error("template failed", "page", name, "err", err)
 		http.Error(w, "the page could not be made", http.StatusInternalServerError)
 		return
@@ -230,6 +242,14 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, code int, name, ti
 		w.Write(buf.Bytes())
 	}
 }
+
+// siteDescription is the meta description of a page that has none of
+// its own.
+const siteDescription = "icepost: an archive of board games played by mail and at the table, to search, replay move by move, and explore by position; players and their ratings; the games by mail in progress."
+
+// describer is a page that says in a sentence what it shows (the meta
+// description).
+type describer interface{ description() string }
 
 func (s *Site) ok(w http.ResponseWriter, r *http.Request, name, title string, data any) error {
 	s.render(w, r, http.StatusOK, name, title, data)

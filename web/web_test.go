@@ -2,10 +2,13 @@ package web
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,6 +51,14 @@ func TestPages(t *testing.T) {
 		{"/position?code=" + url.QueryEscape(start.Code()), []string{"Moves played from here"}},
 		{"/players", []string{"8 players", `href="/player/Ada%20Lovelace"`}},
 		{"/players?q=bob", []string{"1 player", "Bob Barker"}},
+		{"/players?q=garcia", []string{"1 player", "Eva García"}},
+		{"/search?player=garcia", []string{"No player is called", "Eva García"}},
+		// Links as messengers and newsletters share them: parameters the
+		// page does not take are ignored, even unreadable ones.
+		{"/game/1?ply=3&fbclid=IwAR0abc-xyz_123", []string{`id="play" class="play" data-ply="3"`}},
+		{"/search?player=Ada+Lovelace&utm_source=newsletter&utm_medium=email&x=%zz;y", []string{`href="/game/1"`}},
+		{"/?fbclid=1", []string{`action="/search"`}},
+		{"/search?sort=date", []string{`<option value="newest" selected>`}},
 		{"/player/Ada%20Lovelace", []string{"By game", "Opponents", "Latest games", `class="n rating"`}},
 		{"/player/ada%20LOVELACE", []string{"<h1>Ada Lovelace</h1>"}},
 		{"/ratings", []string{"Glicko-2", "IceSickle", "Pikemen"}},
@@ -79,6 +90,21 @@ func TestPages(t *testing.T) {
 			}
 		})
 	}
+	// Newest first is by the Date tag, and so are a player's latest games.
+	for _, path := range []string{"/search?per=100", "/search?sort=oldest&per=100", "/player/Ada%20Lovelace"} {
+		_, body, _ := get(t, ts.URL, path)
+		dates := regexp.MustCompile(`<td class="date">(\d{4}\.\d\d\.\d\d)</td>`).FindAllStringSubmatch(body, -1)
+		if len(dates) < 5 {
+			t.Fatalf("%s: %d dates", path, len(dates))
+		}
+		for i := 1; i < len(dates); i++ {
+			p, c := dates[i-1][1], dates[i][1]
+			if strings.Contains(path, "oldest") && p > c || !strings.Contains(path, "oldest") && p < c {
+				t.Errorf("%s: %s before %s", path, p, c)
+				break
+			}
+		}
+	}
 	// The explorer's total is the games that went on from the start.
 	g, _ := games.Lookup("IceSickle")
 	s, _ := g.Start(archiveOptions())
@@ -103,7 +129,10 @@ func TestBadRequests(t *testing.T) {
 		code int
 		want string
 	}{
-		{"/search?colour=red", 400, `unknown parameter &#34;colour&#34;`},
+		{"/search?since=2021.13.45", 400, "there is no month 13"},
+		{"/search?until=2023.02.29", 400, "2023.02 has days 01 to 28"},
+		{"/game/1?ply=x&fbclid=IwAR0abc", 400, "ply=&#34;x&#34;: give a whole number"},
+		{"/game/1?ply=%zz", 400, "parameter &#34;ply&#34; cannot be read"},
 		{"/search?page=x", 400, "page=&#34;x&#34;: give a whole number from 1 to 10000"},
 		{"/search?per=1000", 400, "from 1 to 100"},
 		{"/search?game=chess", 400, "unknown game"},
@@ -118,7 +147,6 @@ func TestBadRequests(t *testing.T) {
 		{"/search?text=" + strings.Repeat("x", 2000), 400, "at most 1000"},
 		{"/game/1?ply=9999", 400, "plies"},
 		{"/game/1?ply=-1", 400, "from 0"},
-		{"/game/1?x=1", 400, "unknown parameter"},
 		{"/game/999", 404, "no such game"},
 		{"/game/abc", 404, "not a game"},
 		{"/position?code=IceSickle+junk", 400, "position"},
@@ -244,5 +272,127 @@ func TestDuration(t *testing.T) {
 		if got := duration(d); got != want {
 			t.Errorf("duration(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// TestRatingsProvisional: the top lists rank established players only;
+// the provisional ones are listed apart and marked, on the ratings and
+// on a player's page.
+func TestRatingsProvisional(t *testing.T) {
+	ts, _, a := newTestSite(t, 40, nil)
+	regulars(t, a, 48)
+	rs, err := a.Ratings(context.Background(), "IceSickle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	est := map[string]bool{}
+	for _, r := range rs {
+		est[r.Player] = r.RD < establishedRD
+		t.Logf("%s %.0f ±%.0f (%d games)", r.Player, r.Rating, r.RD, r.Games)
+	}
+	if !est["Ada Lovelace"] || !est["Bob Barker"] || est["Cy Young"] {
+		t.Fatalf("the fixture should make Ada and Bob established, Cy not: %v", est)
+	}
+	_, body, _ := get(t, ts.URL, "/ratings")
+	ice := between(body, "<h2>IceSickle</h2>", "<h2>")
+	top, apart, _ := strings.Cut(ice, "<h3>Provisional</h3>")
+	if !strings.Contains(top, "Ada Lovelace") || !strings.Contains(top, "Bob Barker") || strings.Contains(top, "Cy Young") {
+		t.Errorf("the top list of IceSickle:\n%s", top)
+	}
+	if !strings.Contains(apart, "Cy Young") || !strings.Contains(apart, `<abbr title="provisional">?</abbr>`) {
+		t.Errorf("the provisional players of IceSickle:\n%s", apart)
+	}
+	_, body, _ = get(t, ts.URL, "/player/Cy%20Young")
+	if !strings.Contains(between(body, "<td><a href=\"/search?game=IceSickle", "</tr>"), ">provisional</a>") {
+		t.Errorf("Cy's rank at IceSickle is not marked provisional")
+	}
+	_, body, _ = get(t, ts.URL, "/player/Ada%20Lovelace")
+	if !regexp.MustCompile(`<a href="/ratings\?game=IceSickle">[12]</a>`).MatchString(body) {
+		t.Errorf("Ada's rank at IceSickle is not 1 or 2")
+	}
+}
+
+// TestGzip: text answers are gzipped for a client that takes gzip, the
+// same bytes once unzipped; not for one that does not, nor small ones.
+func TestGzip(t *testing.T) {
+	ts, _, _ := newTestSite(t, 8, nil)
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	fetch := func(path, enc, method string) (*http.Response, []byte) {
+		t.Helper()
+		req, _ := http.NewRequest(method, ts.URL+path, nil)
+		if enc != "" {
+			req.Header.Set("Accept-Encoding", enc)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, b
+	}
+	for _, path := range []string{"/game/1", "/search?game=IceSickle", "/static/style.css", "/static/icepost.js", "/game/1/record", "/nowhere"} {
+		plain, want := fetch(path, "", "GET")
+		zipped, got := fetch(path, "br, gzip;q=0.8", "GET")
+		if plain.Header.Get("Content-Encoding") != "" || zipped.Header.Get("Content-Encoding") != "gzip" {
+			t.Errorf("%s: Content-Encoding %q without gzip, %q with", path, plain.Header.Get("Content-Encoding"), zipped.Header.Get("Content-Encoding"))
+			continue
+		}
+		if !strings.Contains(zipped.Header.Get("Vary"), "Accept-Encoding") {
+			t.Errorf("%s: Vary %q", path, zipped.Header.Get("Vary"))
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(got))
+		if err != nil {
+			t.Fatal(err)
+		}
+		un, err := io.ReadAll(zr)
+		if err != nil || !bytes.Equal(un, want) || plain.StatusCode != zipped.StatusCode {
+			t.Errorf("%s: unzipped %d bytes (%v), want the %d of the plain answer", path, len(un), err, len(want))
+		}
+		t.Logf("%s: %d bytes, %d gzipped", path, len(want), len(got))
+	}
+	for _, c := range []struct{ path, enc, method string }{
+		{"/game/1", "gzip;q=0", "GET"}, {"/game/1", "identity", "GET"}, {"/game/1", "gzip", "HEAD"}, {"/favicon.ico", "gzip", "GET"},
+	} {
+		if resp, _ := fetch(c.path, c.enc, c.method); resp.Header.Get("Content-Encoding") != "" || resp.StatusCode != 200 {
+			t.Errorf("%s %s with %q: %d, Content-Encoding %q", c.method, c.path, c.enc, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+		}
+	}
+}
+
+// TestPageFrame: every page names its icon and describes itself; the
+// icon is there, also where browsers look for it by themselves.
+func TestPageFrame(t *testing.T) {
+	ts, _, _ := newTestSite(t, 8, newMailGames(t))
+	for path, want := range map[string]string{
+		"/":                      "icepost: an archive of board games",
+		"/game/1":                "IceSickle #1: Ada Lovelace – Bob Barker",
+		"/search?game=IceSickle": "A search of the archive",
+		"/player/Ada%20Lovelace": "Ada Lovelace: ",
+		"/ratings":               "Glicko-2 ratings",
+		"/position?game=Pikemen": "A position of Pikemen",
+	} {
+		_, body, _ := get(t, ts.URL, path)
+		if !strings.Contains(body, `<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">`) {
+			t.Errorf("%s names no icon", path)
+		}
+		if d := between(body, `<meta name="description" content="`, `">`); !strings.Contains(d, want) {
+			t.Errorf("%s: description %q, want %q in it", path, d, want)
+		}
+	}
+	for _, path := range []string{"/favicon.ico", "/static/favicon.svg"} {
+		code, body, h := get(t, ts.URL, path)
+		if code != 200 || h.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(body, "<svg") {
+			t.Errorf("%s: %d %q", path, code, h.Get("Content-Type"))
+		}
+	}
+	// The players by mail have no archived game: their names link to no
+	// page that would be a 404.
+	_, body, _ := get(t, ts.URL, "/live/1")
+	if strings.Contains(body, `href="/player/`) {
+		t.Errorf("/live/1 links to a player page: %s", between(body, `<ul class="players">`, "</ul>"))
 	}
 }

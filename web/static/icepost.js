@@ -1,7 +1,9 @@
 // icepost's one script. Every page works without it; it adds:
 //  - on a game, the ← → keys (and Home, End) step through the moves: the
 //    page of the next ply is fetched and its board, status and move list
-//    swapped in, the address following along;
+//    swapped in, the address following along; the focus stays on the
+//    control used (a step link, a move), and the status of the new ply is
+//    said in a live region (#announce) for screen readers;
 //  - on the games by mail, the page updates itself when a move lands
 //    (server-sent events from /live/events).
 (function () {
@@ -23,12 +25,34 @@
 
 	// Stepping through a game.
 	var busy = false;
+	// focusKey names the focused control so that the same one can be found
+	// in the page swapped in: a step link by its data-rel, a move by its
+	// data-ply; "" when the focus is elsewhere.
+	function focusKey() {
+		var e = document.activeElement;
+		if (!e || !e.closest) { return ""; }
+		if (e.closest("#play nav.step") && e.dataset.rel) { return '#play nav.step [data-rel="' + e.dataset.rel + '"]'; }
+		if (e.closest("#moves") && e.dataset.ply) { return '#moves [data-ply="' + e.dataset.ply + '"]'; }
+		return "";
+	}
+	function go(url) {
+		if (busy) { return; }
+		busy = true;
+		var key = focusKey();
+		swap(url, ["play", "moves"], true).then(function () {
+			if (key) {
+				var e = document.querySelector(key);
+				if (e) { e.focus({ preventScroll: true }); }
+			}
+			var status = document.getElementById("status"), say = document.getElementById("announce");
+			if (status && say) { say.textContent = status.textContent; }
+		}).catch(function () { location.href = url; })
+			.finally(function () { busy = false; });
+	}
 	function step(rel) {
 		var a = document.querySelector('#play a[rel="' + rel + '"]');
 		if (!a || busy) { return false; }
-		busy = true;
-		swap(a.href, ["play", "moves"], true).catch(function () { location.href = a.href; })
-			.finally(function () { busy = false; });
+		go(a.href);
 		return true;
 	}
 	document.addEventListener("keydown", function (e) {
@@ -42,11 +66,7 @@
 		var a = e.target.closest && e.target.closest("#moves a.mv, #play nav.step a");
 		if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
 		e.preventDefault();
-		if (!busy) {
-			busy = true;
-			swap(a.href, ["play", "moves"], true).catch(function () { location.href = a.href; })
-				.finally(function () { busy = false; });
-		}
+		go(a.href);
 	});
 
 	// The games by mail.
