@@ -36,26 +36,32 @@ type Config struct {
 	Deadlines    Deadlines `toml:"deadlines"`     // time controls, vacations, digests
 	Bots         Bots      `toml:"bots"`          // the computer opponent
 	IMAP         struct {
-		Addr           string `toml:"addr"`
-		TLS            string `toml:"tls"`         // tls, starttls, or none (loopback only)
-		CAFile         string `toml:"ca_file"`     // PEM file of the CAs to trust instead of the system's
-		ServerName     string `toml:"server_name"` // the name to check in the certificate; default: addr's host
-		Username       string `toml:"username"`
-		PasswordEnv    string `toml:"password_env"`
-		PasswordFile   string `toml:"password_file"`
-		Mailbox        string `toml:"mailbox"`
-		DoneFolder     string `toml:"done_folder"`
-		RejectedFolder string `toml:"rejected_folder"`
-		DisableIdle    bool   `toml:"disable_idle"`
+		Addr               string `toml:"addr"`
+		TLS                string `toml:"tls"`         // tls, starttls, or none (loopback only)
+		CAFile             string `toml:"ca_file"`     // PEM file of the CAs to trust instead of the system's
+		ServerName         string `toml:"server_name"` // the name to check in the certificate; default: addr's host
+		Username           string `toml:"username"`
+		PasswordEnv        string `toml:"password_env"`
+		PasswordFile       string `toml:"password_file"`
+		Auth               string `toml:"auth"`                 // password (default), xoauth2 or oauthbearer
+		OAuth2TokenFile    string `toml:"oauth2_token_file"`    // with an OAuth2 auth: the file the token refresher keeps current
+		OAuth2TokenCommand string `toml:"oauth2_token_command"` // or a command (sh -c) that prints the token
+		Mailbox            string `toml:"mailbox"`
+		DoneFolder         string `toml:"done_folder"`
+		RejectedFolder     string `toml:"rejected_folder"`
+		DisableIdle        bool   `toml:"disable_idle"`
 	} `toml:"imap"`
 	SMTP struct {
-		Addr         string `toml:"addr"`
-		TLS          string `toml:"tls"`
-		CAFile       string `toml:"ca_file"`
-		ServerName   string `toml:"server_name"`
-		Username     string `toml:"username"`
-		PasswordEnv  string `toml:"password_env"`
-		PasswordFile string `toml:"password_file"`
+		Addr               string `toml:"addr"`
+		TLS                string `toml:"tls"`
+		CAFile             string `toml:"ca_file"`
+		ServerName         string `toml:"server_name"`
+		Username           string `toml:"username"`
+		PasswordEnv        string `toml:"password_env"`
+		PasswordFile       string `toml:"password_file"`
+		Auth               string `toml:"auth"`
+		OAuth2TokenFile    string `toml:"oauth2_token_file"`
+		OAuth2TokenCommand string `toml:"oauth2_token_command"`
 	} `toml:"smtp"`
 }
 
@@ -84,6 +90,9 @@ func LoadConfig(path string) (*Config, error) {
 			keys[i] = k.String()
 			if strings.HasSuffix(k.String(), "password") || strings.HasSuffix(k.String(), "secret") {
 				return nil, fmt.Errorf("%s: %s: secrets never go in the file; name an environment variable (%s_env) or a file (%s_file)", path, k, k, k)
+			}
+			if strings.HasSuffix(k.String(), "token") {
+				return nil, fmt.Errorf("%s: %s: secrets never go in the file; name a file (oauth2_token_file) or a command (oauth2_token_command)", path, k)
 			}
 		}
 		return nil, fmt.Errorf("%s: unknown settings: %s", path, strings.Join(keys, ", "))
@@ -118,6 +127,12 @@ func LoadConfig(path string) (*Config, error) {
 	if c.IMAP.Addr == "" || c.SMTP.Addr == "" {
 		return nil, fmt.Errorf("%s: [imap] addr and [smtp] addr are required", path)
 	}
+	if err := checkAuth("[imap]", c.IMAP.Auth, c.IMAP.Username, c.IMAP.PasswordEnv, c.IMAP.PasswordFile, c.IMAP.OAuth2TokenFile, c.IMAP.OAuth2TokenCommand); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := checkAuth("[smtp]", c.SMTP.Auth, c.SMTP.Username, c.SMTP.PasswordEnv, c.SMTP.PasswordFile, c.SMTP.OAuth2TokenFile, c.SMTP.OAuth2TokenCommand); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if err := c.Bots.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -130,7 +145,36 @@ func LoadConfig(path string) (*Config, error) {
 // paths are the settings that name a file, which LoadConfig resolves
 // against the config file's folder. A new file setting goes here.
 func (c *Config) paths() []*string {
-	return []*string{&c.Database, &c.SecretFile, &c.IMAP.PasswordFile, &c.SMTP.PasswordFile, &c.IMAP.CAFile, &c.SMTP.CAFile}
+	return []*string{&c.Database, &c.SecretFile, &c.IMAP.PasswordFile, &c.SMTP.PasswordFile, &c.IMAP.CAFile, &c.SMTP.CAFile,
+		&c.IMAP.OAuth2TokenFile, &c.SMTP.OAuth2TokenFile}
+}
+
+// checkAuth checks that a section's login settings fit its auth: a
+// password (from password_env or password_file) for auth = "password",
+// a token (from oauth2_token_file or oauth2_token_command, exactly one)
+// and the account's address as username for an OAuth2 auth.
+func checkAuth(section, auth, username, pwEnv, pwFile, tokenFile, tokenCommand string) error {
+	switch mailbox.Auth(auth) {
+	case "", mailbox.AuthPassword:
+		if tokenFile != "" || tokenCommand != "" {
+			return fmt.Errorf("%s oauth2_token_file and oauth2_token_command need auth = %q or %q", section, mailbox.AuthXOAuth2, mailbox.AuthOAuthBearer)
+		}
+		return nil
+	case mailbox.AuthXOAuth2, mailbox.AuthOAuthBearer:
+	default:
+		return fmt.Errorf("%s auth is %q, %q or %q, not %q", section, mailbox.AuthPassword, mailbox.AuthXOAuth2, mailbox.AuthOAuthBearer, auth)
+	}
+	switch {
+	case pwEnv != "" || pwFile != "":
+		return fmt.Errorf("%s password_env and password_file are for auth = %q: with auth = %q the login takes a token, from oauth2_token_file or oauth2_token_command", section, mailbox.AuthPassword, auth)
+	case tokenFile != "" && tokenCommand != "":
+		return fmt.Errorf("%s auth = %q takes the token from oauth2_token_file or from oauth2_token_command, not both", section, auth)
+	case tokenFile == "" && tokenCommand == "":
+		return fmt.Errorf("%s auth = %q needs oauth2_token_file (a file the token refresher keeps current) or oauth2_token_command", section, auth)
+	case username == "":
+		return fmt.Errorf("%s auth = %q needs username, the account's address", section, auth)
+	}
+	return nil
 }
 
 // secret reads a secret from an environment variable or a file.
@@ -191,26 +235,40 @@ func (c *Config) Secret() ([]byte, error) {
 	return []byte(s), nil
 }
 
-// IMAPConfig returns the inbox settings, password included.
+// isOAuth reports whether auth logs in with an OAuth2 token.
+func isOAuth(auth string) bool {
+	return mailbox.Auth(auth) == mailbox.AuthXOAuth2 || mailbox.Auth(auth) == mailbox.AuthOAuthBearer
+}
+
+// IMAPConfig returns the inbox settings, password included (or where the
+// OAuth2 token comes from: it is read at each login).
 func (c *Config) IMAPConfig() (mailbox.IMAPConfig, error) {
+	cfg := mailbox.IMAPConfig{
+		Addr: c.IMAP.Addr, TLS: mailbox.TLSMode(c.IMAP.TLS), CAFile: c.IMAP.CAFile, ServerName: c.IMAP.ServerName,
+		Username: c.IMAP.Username, Auth: mailbox.Auth(c.IMAP.Auth),
+		OAuth2:  mailbox.OAuth2{TokenFile: c.IMAP.OAuth2TokenFile, TokenCommand: c.IMAP.OAuth2TokenCommand},
+		Mailbox: c.IMAP.Mailbox, DoneFolder: c.IMAP.DoneFolder, RejectedFolder: c.IMAP.RejectedFolder,
+		DisableIdle: c.IMAP.DisableIdle, PollInterval: c.PollInterval.Duration,
+	}
+	if isOAuth(c.IMAP.Auth) {
+		return cfg, nil
+	}
 	pw, err := secret("imap password", c.IMAP.PasswordEnv, c.IMAP.PasswordFile)
 	if err != nil {
 		return mailbox.IMAPConfig{}, err
 	}
-	return mailbox.IMAPConfig{
-		Addr: c.IMAP.Addr, TLS: mailbox.TLSMode(c.IMAP.TLS), CAFile: c.IMAP.CAFile, ServerName: c.IMAP.ServerName,
-		Username: c.IMAP.Username, Password: pw,
-		Mailbox: c.IMAP.Mailbox, DoneFolder: c.IMAP.DoneFolder, RejectedFolder: c.IMAP.RejectedFolder,
-		DisableIdle: c.IMAP.DisableIdle, PollInterval: c.PollInterval.Duration,
-	}, nil
+	cfg.Password = pw
+	return cfg, nil
 }
 
 // SMTPConfig returns the sender settings, password included (none when no
-// username is set).
+// username is set, or with an OAuth2 auth, whose token is read at each
+// login).
 func (c *Config) SMTPConfig() (mailbox.SMTPConfig, error) {
 	cfg := mailbox.SMTPConfig{Addr: c.SMTP.Addr, TLS: mailbox.TLSMode(c.SMTP.TLS), CAFile: c.SMTP.CAFile, ServerName: c.SMTP.ServerName,
-		Username: c.SMTP.Username}
-	if c.SMTP.Username != "" {
+		Username: c.SMTP.Username, Auth: mailbox.Auth(c.SMTP.Auth),
+		OAuth2: mailbox.OAuth2{TokenFile: c.SMTP.OAuth2TokenFile, TokenCommand: c.SMTP.OAuth2TokenCommand}}
+	if c.SMTP.Username != "" && !isOAuth(c.SMTP.Auth) {
 		pw, err := secret("smtp password", c.SMTP.PasswordEnv, c.SMTP.PasswordFile)
 		if err != nil {
 			return cfg, err

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"icepost/pbem/mailbox"
 )
 
 func writeConfig(t *testing.T, text string) string {
@@ -172,5 +174,66 @@ func TestSecretFile(t *testing.T) {
 	}
 	if again, _ := c.Secret(); string(again) != string(s) {
 		t.Error("the secret changed")
+	}
+}
+
+// OAuth2 logins: the token's source fits the auth, a relative
+// oauth2_token_file is read from the config's folder, and no password is
+// looked for.
+func TestLoadConfigOAuth2(t *testing.T) {
+	const oauth = `
+address = "games@example.org"
+[imap]
+addr = "imap.gmail.com:993"
+username = "games@example.org"
+auth = "xoauth2"
+oauth2_token_file = "token"
+[smtp]
+addr = "smtp.gmail.com:587"
+tls = "starttls"
+username = "games@example.org"
+auth = "oauthbearer"
+oauth2_token_command = "cat /run/icepost/token"
+`
+	path := writeConfig(t, oauth)
+	c, err := LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ic, err := c.IMAPConfig()
+	if err != nil || ic.Auth != mailbox.AuthXOAuth2 || ic.OAuth2.TokenFile != filepath.Join(filepath.Dir(path), "token") || ic.Password != "" {
+		t.Errorf("IMAPConfig = %+v, %v", ic, err)
+	}
+	sc, err := c.SMTPConfig()
+	if err != nil || sc.Auth != mailbox.AuthOAuthBearer || sc.OAuth2.TokenCommand != "cat /run/icepost/token" || sc.Password != "" {
+		t.Errorf("SMTPConfig = %+v, %v", sc, err)
+	}
+	if _, err := mailbox.NewSender(sc); err != nil {
+		t.Errorf("NewSender = %v", err)
+	}
+
+	for _, tc := range []struct{ name, from, to, want string }{
+		{"password-and-token", `auth = "xoauth2"`, "auth = \"xoauth2\"\npassword_env = \"PW\"",
+			`[imap] password_env and password_file are for auth = "password": with auth = "xoauth2" the login takes a token`},
+		{"both-sources", `oauth2_token_file = "token"`, "oauth2_token_file = \"token\"\noauth2_token_command = \"echo x\"",
+			`[imap] auth = "xoauth2" takes the token from oauth2_token_file or from oauth2_token_command, not both`},
+		{"no-source", `oauth2_token_command = "cat /run/icepost/token"`, "",
+			`[smtp] auth = "oauthbearer" needs oauth2_token_file`},
+		{"token-without-oauth", `auth = "oauthbearer"`, `auth = "password"`,
+			`[smtp] oauth2_token_file and oauth2_token_command need auth = "xoauth2" or "oauthbearer"`},
+		{"unknown-auth", `auth = "xoauth2"`, `auth = "oauth"`, `[imap] auth is "password", "xoauth2" or "oauthbearer", not "oauth"`},
+		{"no-username", "username = \"games@example.org\"\nauth = \"xoauth2\"", `auth = "xoauth2"`, `[imap] auth = "xoauth2" needs username`},
+		{"token-in-the-file", `oauth2_token_file = "token"`, `oauth2_token = "ya29.abc"`, "secrets never go in the file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := strings.Replace(oauth, tc.from, tc.to, 1)
+			if text == oauth {
+				t.Fatalf("%q is not in the config", tc.from)
+			}
+			_, err := LoadConfig(writeConfig(t, text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("LoadConfig = %v, want %q", err, tc.want)
+			}
+		})
 	}
 }

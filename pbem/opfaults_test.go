@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/mail"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -151,6 +153,65 @@ func TestWrongSMTPPasswordLosesNothing(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "sending again: the operator fault is over") {
 		t.Errorf("the end of the fault is not logged:\n%s", log.String())
+	}
+}
+
+// A stale OAuth2 token loses nothing either: mail stays queued and
+// untried, the operator is told once what to fix, and once the refresher
+// writes a good token the same daemon, not restarted, sends everything
+// at its next try (the token is read at each login).
+func TestStaleOAuth2TokenLosesNothing(t *testing.T) {
+	w := newWorld(t)
+	log := operatorLog(w)
+	const user = "games@example.org"
+	srv, ca := smtpWithAuth(t, mailtest.SMTPOptions{Mechanisms: []string{"XOAUTH2"}, Tokens: map[string]string{user: "fresh"}})
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte("stale\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	queueHelp(t, w, "ada", "bob")
+	queued := w.outboxCount()
+
+	s, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: srv.Addr, TLS: mailbox.TLSStartTLS, CAFile: ca.File,
+		Username: user, Auth: mailbox.AuthXOAuth2, OAuth2: mailbox.OAuth2{TokenFile: tokenFile}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	d := &Daemon{Server: w.srv, Mailbox: w.d.Mailbox, Sender: s}
+	for range 3 {
+		next, err := d.SendOutbox(w.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.clock.Advance(next.Sub(w.clock.Now()))
+	}
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL AND failed_at IS NULL AND attempts = 0`); n != queued {
+		t.Errorf("%d of %d mails queued and untried, want all", n, queued)
+	}
+	const advice = "SMTP login: the OAuth2 token was refused: check that [smtp] oauth2_token_file is refreshed"
+	if out := log.String(); strings.Count(out, "level=ERROR") != 1 || !strings.Contains(out, advice) {
+		t.Errorf("want the advice once at Error level:\n%s", out)
+	}
+
+	// The refresher runs.
+	if err := os.WriteFile(tokenFile, []byte("fresh\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		next, err := d.SendOutbox(w.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !next.IsZero() {
+			w.clock.Advance(next.Sub(w.clock.Now()))
+		}
+	}
+	if n := len(srv.Deliveries()); n != queued {
+		t.Errorf("%d mails delivered after the refresh, want %d", n, queued)
+	}
+	if held, _, _ := w.srv.OutboxHeld(w.ctx); !held.IsZero() {
+		t.Error("the outbox is still held after the refresh")
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"icepost/pbem"
 	"icepost/pbem/localmail"
@@ -61,15 +62,31 @@ func checkConfigured(ctx context.Context, w io.Writer, path string) bool {
 		err = mailbox.Check(ctx, imapCfg)
 	}
 	folder := orDefault(cfg.IMAP.Mailbox, "INBOX")
-	c.say("IMAP", fmt.Sprintf("%s, %s, logged in as %s, %s selected", cfg.IMAP.Addr, tlsWords(cfg.IMAP.TLS), cfg.IMAP.Username, folder), err)
+	c.say("IMAP", fmt.Sprintf("%s, %s, logged in as %s%s, %s selected", cfg.IMAP.Addr, tlsWords(cfg.IMAP.TLS), cfg.IMAP.Username,
+		oauthWords(cfg.IMAP.Auth, cfg.IMAP.OAuth2TokenFile), folder), err)
 
 	err = checkSMTP(ctx, cfg)
 	login := "no login"
 	if cfg.SMTP.Username != "" {
-		login = "logged in as " + cfg.SMTP.Username
+		login = "logged in as " + cfg.SMTP.Username + oauthWords(cfg.SMTP.Auth, cfg.SMTP.OAuth2TokenFile)
 	}
 	c.say("SMTP", fmt.Sprintf("%s, %s, %s, MAIL FROM %s taken (nothing sent)", cfg.SMTP.Addr, tlsWords(cfg.SMTP.TLS), login, cfg.Address), err)
 	return !c.failed
+}
+
+// oauthWords says how an OAuth2 login was made ("" for a password):
+// the mechanism, and where the token came from.
+func oauthWords(auth, tokenFile string) string {
+	switch mailbox.Auth(auth) {
+	case mailbox.AuthXOAuth2, mailbox.AuthOAuthBearer:
+	default:
+		return ""
+	}
+	from := "oauth2_token_command"
+	if tokenFile != "" {
+		from = tokenFile
+	}
+	return fmt.Sprintf(" by %s (OAuth2 token from %s)", strings.ToUpper(auth), from)
 }
 
 func checkSMTP(ctx context.Context, cfg *pbem.Config) error {

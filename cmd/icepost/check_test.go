@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/pbem/localmail"
 	"icepost/pbem/mailtest"
 )
 
@@ -149,6 +150,71 @@ func TestServeCheck(t *testing.T) {
 		t.Error("serve -check made the database")
 	}
 	if n := len(o.smtp.Deliveries()); n != 0 {
+		t.Errorf("serve -check sent %d mails", n)
+	}
+}
+
+// serve -check shows an OAuth2 login as it shows a password one, and a
+// token refused or a token command that fails with what to fix. The IMAP
+// server is the embedded one with a provider's token check, on loopback;
+// the SMTP server wants XOAUTH2 or OAUTHBEARER over STARTTLS.
+func TestServeCheckOAuth2(t *testing.T) {
+	o := newOpSetup(t)
+	const user = "games@club.test"
+	oauth := mailtest.StartSMTP(t, mailtest.SMTPOptions{Cert: o.ca.Issue(t, "127.0.0.1"),
+		Mechanisms: []string{"XOAUTH2", "OAUTHBEARER"}, Tokens: map[string]string{user: "tok-right"}})
+	sys, err := localmail.Start(context.Background(), localmail.Config{Domain: "club.test", Users: map[string]string{"games": "pw"},
+		CheckToken: func(u, token string) bool { return u == user && token == "tok-right" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sys.Stop() })
+	for name, token := range map[string]string{"token": "tok-right\n", "stale": "tok-old\n"} {
+		if err := os.WriteFile(filepath.Join(o.dir, name), []byte(token), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	token, stale := filepath.Join(o.dir, "token"), filepath.Join(o.dir, "stale")
+	imapOAuth := fmt.Sprintf("addr = %q\ntls = \"none\"\nca_file =\npassword_file =\nusername = %q\nauth = \"xoauth2\"\noauth2_token_file = %q", sys.IMAPAddr, user, token)
+	smtpOAuth := fmt.Sprintf("addr = %q\npassword_file =\nusername = %q\nauth = \"oauthbearer\"\noauth2_token_command = \"cat '%s'\"", oauth.Addr, user, token)
+	for _, tc := range []struct {
+		name       string
+		imap, smtp string
+		want       []string
+	}{
+		{"all-works", imapOAuth, smtpOAuth, []string{
+			"IMAP      ok: " + sys.IMAPAddr + ", no TLS (loopback), logged in as " + user + " by XOAUTH2 (OAuth2 token from " + token + "), INBOX selected",
+			"SMTP      ok: " + oauth.Addr + ", STARTTLS, logged in as " + user + " by OAUTHBEARER (OAuth2 token from oauth2_token_command), MAIL FROM games@club.test taken (nothing sent)"}},
+		{"imap-stale-token", imapOAuth + "\noauth2_token_file = \"" + stale + "\"", smtpOAuth, []string{
+			"IMAP      FAILED: IMAP login: the OAuth2 token was refused: check that [imap] oauth2_token_file is refreshed",
+			"NO [AUTHENTICATIONFAILED]"}},
+		{"smtp-stale-token", imapOAuth, smtpOAuth + "\noauth2_token_command = \"cat '" + stale + "'\"", []string{
+			"SMTP      FAILED: SMTP login: the OAuth2 token was refused: check that [smtp] oauth2_token_command prints a fresh token",
+			"535"}},
+		{"smtp-command-fails", imapOAuth, smtpOAuth + "\noauth2_token_command = \"echo invalid_grant >&2; exit 1\"", []string{
+			"SMTP      FAILED: SMTP login: [smtp] oauth2_token_command failed",
+			"exit status 1: invalid_grant"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := icepost(t, "", "serve", "-check", "-config", o.config(t, tc.imap, tc.smtp))
+			wantCode := exitInvalid
+			if tc.name == "all-works" {
+				wantCode = exitOK
+			}
+			if code != wantCode {
+				t.Errorf("exit %d, want %d\n%s%s", code, wantCode, out, errs)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if n := strings.Count(out, " FAILED: "); (n == 1) != (wantCode == exitInvalid) {
+				t.Errorf("%d parts failed:\n%s", n, out)
+			}
+		})
+	}
+	if n := len(oauth.Deliveries()); n != 0 {
 		t.Errorf("serve -check sent %d mails", n)
 	}
 }

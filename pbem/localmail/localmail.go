@@ -15,7 +15,10 @@ import (
 	"github.com/emersion/go-imap/v2/imapclient"
 	"github.com/emersion/go-imap/v2/imapserver"
 	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"icepost/pbem/xoauth2"
 )
 
 // Config describes an embedded mail system.
@@ -35,6 +38,11 @@ type Config struct {
 	// MinimalIMAP makes the IMAP server advertise bare IMAP4rev1 (IDLE but
 	// no MOVE, no UIDPLUS), to exercise clients' fallbacks.
 	MinimalIMAP bool
+	// CheckToken, when set, makes the IMAP server offer XOAUTH2 and
+	// OAUTHBEARER besides PLAIN, and take a login by either when it says
+	// that token is good for user (the login name as sent): a test's
+	// stand-in for an OAuth2 provider.
+	CheckToken func(user, token string) bool
 	// Logger receives server errors; default: discard.
 	Logger *slog.Logger
 }
@@ -206,6 +214,65 @@ func (a *addressLogin) Login(username, password string) error {
 		return imapserver.ErrAuthFailed
 	}
 	return a.SessionIMAP4rev2.Login(user, password)
+}
+
+// AuthenticateMechanisms is what AUTHENTICATE takes: PLAIN, and the
+// OAuth2 ones with Config.CheckToken.
+func (a *addressLogin) AuthenticateMechanisms() []string {
+	if a.s.cfg.CheckToken == nil {
+		return []string{sasl.Plain}
+	}
+	return []string{sasl.Plain, xoauth2.Mechanism, sasl.OAuthBearer}
+}
+
+// Authenticate is AUTHENTICATE: PLAIN as the library's server does it,
+// and XOAUTH2 and OAUTHBEARER with Config.CheckToken.
+func (a *addressLogin) Authenticate(mech string) (sasl.Server, error) {
+	refused := &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthenticationFailed, Text: "Invalid credentials (Failure)"}
+	token := func(login, token string) error {
+		user, ok := a.s.account(login)
+		if !ok || !a.s.cfg.CheckToken(login, token) {
+			return refused
+		}
+		return a.SessionIMAP4rev2.Login(user, a.s.cfg.Users[user])
+	}
+	switch {
+	case mech == sasl.Plain:
+		return sasl.NewPlainServer(func(identity, username, password string) error {
+			if identity != "" && identity != username {
+				return &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeAuthorizationFailed, Text: "SASL identity not supported"}
+			}
+			return a.Login(username, password)
+		}), nil
+	case a.s.cfg.CheckToken == nil:
+	case mech == xoauth2.Mechanism:
+		return imapRefusal{xoauth2.NewServer(token), refused}, nil
+	case mech == sasl.OAuthBearer:
+		return imapRefusal{sasl.NewOAuthBearerServer(func(o sasl.OAuthBearerOptions) *sasl.OAuthBearerError {
+			if token(o.Username, o.Token) != nil {
+				return &sasl.OAuthBearerError{Status: "invalid_token", Schemes: "bearer"}
+			}
+			return nil
+		}), refused}, nil
+	}
+	return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "SASL mechanism not supported"}
+}
+
+// imapRefusal ends a refused OAuth2 login with NO [AUTHENTICATIONFAILED],
+// as providers do, where the library's server would send the SASL
+// server's error as it is.
+type imapRefusal struct {
+	sasl.Server
+	refused *imap.Error
+}
+
+func (r imapRefusal) Next(response []byte) ([]byte, bool, error) {
+	challenge, done, err := r.Server.Next(response)
+	var ierr *imap.Error
+	if err != nil && !errors.As(err, &ierr) {
+		err = r.refused
+	}
+	return challenge, done, err
 }
 
 // account returns the account a login name means: the name itself, or the

@@ -135,6 +135,12 @@ type IMAPConfig struct {
 	CAFile, ServerName string
 	// Username and Password log in with the IMAP LOGIN command.
 	Username, Password string
+	// Auth is how to log in; "" means AuthPassword. With an OAuth2
+	// Auth, Username is the account's address, Password is empty, and
+	// OAuth2 says where the token comes from: the login is AUTHENTICATE
+	// with the mechanism, which the server must offer.
+	Auth   Auth
+	OAuth2 OAuth2
 
 	// Mailbox is the folder to read; default "INBOX".
 	Mailbox string
@@ -179,6 +185,9 @@ func (c IMAPConfig) withDefaults() (IMAPConfig, error) {
 		return c, err
 	}
 	c.TLS = mode
+	if c.Auth, err = c.Auth.check("[imap]", c.Username, c.Password, c.OAuth2); err != nil {
+		return c, err
+	}
 	if c.TLSConfig, err = trust(c.TLSConfig, c.CAFile, c.ServerName); err != nil {
 		return c, fmt.Errorf("mailbox: [imap] %w", err)
 	}

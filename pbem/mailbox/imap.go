@@ -96,8 +96,8 @@ func Dial(ctx context.Context, cfg IMAPConfig) (*Inbox, error) {
 	if err := in.c.WaitGreeting(); err != nil {
 		return fail(greeting, err)
 	}
-	if err := in.c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
-		return fail(mailerr.StepLogin, fmt.Errorf("as %s: %w", cfg.Username, err))
+	if err := in.login(ctx); err != nil {
+		return fail(mailerr.StepLogin, err)
 	}
 	in.delim = '/'
 	if l, err := in.c.List("", "", nil).Collect(); err == nil && len(l) > 0 && l[0].Delim != 0 {
@@ -109,6 +109,31 @@ func Dial(ctx context.Context, cfg IMAPConfig) (*Inbox, error) {
 	}
 	in.uidValidity = sel.UIDValidity
 	return in, nil
+}
+
+// login logs in as the settings say: LOGIN with the password, or
+// AUTHENTICATE with an OAuth2 token.
+func (in *Inbox) login(ctx context.Context) error {
+	cfg := in.cfg
+	if cfg.Auth == AuthPassword {
+		if err := in.c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
+			return fmt.Errorf("as %s: %w", cfg.Username, err)
+		}
+		return nil
+	}
+	mech := cfg.Auth.mechanism()
+	caps := in.c.Caps()
+	if !caps.Has(imap.Cap("AUTH=" + mech)) {
+		e := &mailerr.MechanismError{Mechanism: mech}
+		for c := range caps {
+			if m, ok := strings.CutPrefix(string(c), "AUTH="); ok {
+				e.Offered = append(e.Offered, m)
+			}
+		}
+		slices.Sort(e.Offered)
+		return e
+	}
+	return oauthLogin(ctx, cfg.Auth, cfg.OAuth2, cfg.Addr, cfg.Username, in.c.Authenticate)
 }
 
 func (in *Inbox) signal() {

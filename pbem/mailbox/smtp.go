@@ -35,6 +35,12 @@ type SMTPConfig struct {
 	// PLAIN, or LOGIN when the server offers only that (only ever over
 	// TLS or to a loopback server).
 	Username, Password string
+	// Auth is how to log in; "" means AuthPassword. With an OAuth2
+	// Auth, Username is the account's address, Password is empty, and
+	// OAuth2 says where the token comes from: the login is AUTH with the
+	// mechanism, which the server must offer.
+	Auth   Auth
+	OAuth2 OAuth2
 	// LocalName is the name given in EHLO; default "localhost".
 	LocalName string
 	// Timeout bounds one Send when ctx has no earlier deadline; default
@@ -78,6 +84,9 @@ func NewSender(cfg SMTPConfig) (*Sender, error) {
 		return nil, err
 	}
 	cfg.TLS = mode
+	if cfg.Auth, err = cfg.Auth.check("[smtp]", cfg.Username, cfg.Password, cfg.OAuth2); err != nil {
+		return nil, err
+	}
 	if cfg.TLSConfig, err = trust(cfg.TLSConfig, cfg.CAFile, cfg.ServerName); err != nil {
 		return nil, fmt.Errorf("mailbox: [smtp] %w", err)
 	}
@@ -245,16 +254,30 @@ func (s *Sender) dial(ctx context.Context) (*smtpConn, error) {
 	}
 	if s.cfg.Username != "" {
 		// TLSNone is only accepted for loopback (NewSender), so the
-		// password never crosses a network in clear.
-		mech, err := s.mechanism(c)
-		if err != nil {
-			return fail(mailerr.StepLogin, err)
-		}
-		if err := c.Auth(mech); err != nil {
+		// password (or token) never crosses a network in clear.
+		if err := s.login(ctx, c); err != nil {
 			return fail(mailerr.StepLogin, err)
 		}
 	}
 	return &smtpConn{conn: conn, c: c}, nil
+}
+
+// login logs in with the password, or with an OAuth2 token.
+func (s *Sender) login(ctx context.Context, c *smtp.Client) error {
+	if s.cfg.Auth == AuthPassword {
+		mech, err := s.mechanism(c)
+		if err != nil {
+			return err
+		}
+		return c.Auth(mech)
+	}
+	mech := s.cfg.Auth.mechanism()
+	_, offered := c.Extension("AUTH")
+	mechs := strings.Fields(strings.ToUpper(offered))
+	if !slices.Contains(mechs, mech) {
+		return &mailerr.MechanismError{Mechanism: mech, Offered: mechs}
+	}
+	return oauthLogin(ctx, s.cfg.Auth, s.cfg.OAuth2, s.cfg.Addr, s.cfg.Username, c.Auth)
 }
 
 // mechanism chooses how to log in from what the server offers in EHLO:

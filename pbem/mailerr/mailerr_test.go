@@ -296,6 +296,14 @@ func TestAdvice(t *testing.T) {
 		{mailerr.At("SMTP", "smtp.example.org:587", mailerr.StepSender, &smtp.SMTPError{Code: 553}),
 			"SMTP server refuses the sender address (553): check address"},
 		{&smtp.SMTPError{Code: 550}, ""},
+		{mailerr.At("SMTP", "smtp.example.org:587", mailerr.StepLogin, &mailerr.OAuth2Error{Setting: "oauth2_token_file", Err: &smtp.SMTPError{Code: 535}}),
+			"SMTP login: the OAuth2 token was refused: check that [smtp] oauth2_token_file is refreshed"},
+		{mailerr.At("IMAP", "imap.example.org:993", mailerr.StepLogin, &mailerr.OAuth2Error{Setting: "oauth2_token_command", Err: &imap.Error{Type: imap.StatusResponseTypeNo, Text: "Invalid credentials"}}),
+			"IMAP login: the OAuth2 token was refused: check that [imap] oauth2_token_command prints a fresh token"},
+		{mailerr.At("IMAP", "imap.example.org:993", mailerr.StepLogin, &mailerr.OAuth2Error{Setting: "oauth2_token_command", Token: true, Err: errors.New("exit status 1: invalid_grant")}),
+			"IMAP login: [imap] oauth2_token_command failed"},
+		{mailerr.At("SMTP", "smtp.example.org:587", mailerr.StepLogin, &mailerr.MechanismError{Mechanism: "XOAUTH2", Offered: []string{"PLAIN", "LOGIN"}}),
+			"SMTP server at smtp.example.org:587 offers no AUTH XOAUTH2: set [smtp] auth to a mechanism it offers (PLAIN LOGIN)"},
 	} {
 		if got := mailerr.Advice(tc.err); !strings.Contains(got, tc.want) || (tc.want == "") != (got == "") {
 			t.Errorf("Advice(%v) = %q, want %q", tc.err, got, tc.want)

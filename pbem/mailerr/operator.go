@@ -152,6 +152,8 @@ func Advice(err error) string {
 		invalid  x509.CertificateInvalidError
 		record   tls.RecordHeaderError
 		op       *net.OpError
+		oauth    *OAuth2Error
+		mech     *MechanismError
 	)
 	login := section + " username and password_env/password_file"
 	switch {
@@ -172,6 +174,10 @@ func Advice(err error) string {
 		return fmt.Sprintf("%s server %s not found: check %s addr", proto, dns.Name, section)
 	case errors.As(err, &op) && op.Op == "remote error":
 		return fmt.Sprintf("%s server at %s ended the TLS handshake (%v): check %s tls and the server's TLS settings", proto, addr, op.Err, section)
+	case errors.As(err, &mech):
+		return fmt.Sprintf("%s server at %s offers no AUTH %s: set %s auth to a mechanism it offers (%s)", proto, addr, mech.Mechanism, section, strings.Join(mech.Offered, " "))
+	case errors.As(err, &oauth) && !(errors.As(err, &smtpErr) && smtpErr.Code == 454):
+		return oauth2Advice(oauth, proto, section)
 	case errors.As(err, &smtpErr):
 		code := smtpErr.Code
 		switch {

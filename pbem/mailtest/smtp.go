@@ -3,6 +3,7 @@ package mailtest
 import (
 	"bytes"
 	"crypto/tls"
+	"errors"
 	"io"
 	"maps"
 	"net"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"icepost/pbem/xoauth2"
 )
 
 // SMTPOptions says what kind of submission server StartSMTP runs.
@@ -19,9 +22,13 @@ type SMTPOptions struct {
 	// Users are the accounts that may log in, name to password; default
 	// {"games": "games-secret"}.
 	Users map[string]string
-	// Mechanisms are the AUTH mechanisms offered, of "PLAIN" and
-	// "LOGIN"; default both.
+	// Mechanisms are the AUTH mechanisms offered, of "PLAIN", "LOGIN",
+	// "XOAUTH2" and "OAUTHBEARER"; default PLAIN and LOGIN.
 	Mechanisms []string
+	// Tokens are the OAuth2 access tokens the server takes with XOAUTH2
+	// and OAUTHBEARER, account to token (the provider's check, which a
+	// test changes with SetToken, as a refresh does).
+	Tokens map[string]string
 	// Cert, when set, is offered with STARTTLS, and AUTH only after it
 	// (as every submission server does). Without it the server speaks
 	// clear text and offers AUTH at once (loopback).
@@ -57,7 +64,10 @@ func StartSMTP(t testing.TB, o SMTPOptions) *SMTPServer {
 	if o.Users == nil {
 		o.Users = map[string]string{"games": "games-secret"}
 	}
-	o.Users, o.Refuse = maps.Clone(o.Users), maps.Clone(o.Refuse)
+	o.Users, o.Refuse, o.Tokens = maps.Clone(o.Users), maps.Clone(o.Refuse), maps.Clone(o.Tokens)
+	if o.Tokens == nil {
+		o.Tokens = map[string]string{}
+	}
 	if o.Mechanisms == nil {
 		o.Mechanisms = []string{sasl.Plain, sasl.Login}
 	}
@@ -117,6 +127,14 @@ func (s *SMTPServer) SetPassword(user, password string) {
 	s.o.Users[user] = password
 }
 
+// SetToken makes token the one the server takes for user's OAuth2
+// logins, in place of the one before (the provider's side of a refresh).
+func (s *SMTPServer) SetToken(user, token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.o.Tokens[user] = token
+}
+
 func (s *SMTPServer) NewSession(*smtp.Conn) (smtp.Session, error) { return &smtpSession{s: s}, nil }
 
 type smtpSession struct {
@@ -139,6 +157,16 @@ func (se *smtpSession) Auth(mech string) (sasl.Server, error) {
 		se.loggedIn = true
 		return nil
 	}
+	checkToken := func(user, token string) error {
+		se.s.mu.Lock()
+		defer se.s.mu.Unlock()
+		if want, ok := se.s.o.Tokens[user]; !ok || want != token {
+			se.s.failed++
+			return errBadToken
+		}
+		se.loggedIn = true
+		return nil
+	}
 	offered := false
 	for _, m := range se.s.o.Mechanisms {
 		offered = offered || strings.EqualFold(m, mech)
@@ -149,8 +177,34 @@ func (se *smtpSession) Auth(mech string) (sasl.Server, error) {
 		return sasl.NewPlainServer(func(identity, user, pass string) error { return check(user, pass) }), nil
 	case strings.EqualFold(mech, sasl.Login):
 		return &loginServer{check: check}, nil
+	case strings.EqualFold(mech, xoauth2.Mechanism):
+		return refusal{xoauth2.NewServer(checkToken)}, nil
+	case strings.EqualFold(mech, sasl.OAuthBearer):
+		return refusal{sasl.NewOAuthBearerServer(func(o sasl.OAuthBearerOptions) *sasl.OAuthBearerError {
+			if checkToken(o.Username, o.Token) != nil {
+				return &sasl.OAuthBearerError{Status: "invalid_token", Schemes: "bearer"}
+			}
+			return nil
+		})}, nil
 	}
 	return nil, &smtp.SMTPError{Code: 504, EnhancedCode: smtp.EnhancedCode{5, 5, 4}, Message: "Unrecognized authentication type"}
+}
+
+// errBadToken is what a provider answers to a token expired or revoked
+// (Gmail's words).
+var errBadToken = &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Username and Password not accepted"}
+
+// refusal ends a refused OAuth2 login with 535, as providers do, where
+// go-smtp's server would answer the SASL server's error with 454.
+type refusal struct{ sasl.Server }
+
+func (r refusal) Next(response []byte) ([]byte, bool, error) {
+	challenge, done, err := r.Server.Next(response)
+	var se *smtp.SMTPError
+	if err != nil && !errors.As(err, &se) {
+		err = errBadToken
+	}
+	return challenge, done, err
 }
 
 // loginServer is the server side of AUTH LOGIN, as the servers that offer
