@@ -174,6 +174,8 @@ func (s *Session) Begin() {
 	if s.cfg.Resume != nil {
 		s.printf("Going on with %s for %d players: %s played. Type each move as it is played; type help for the commands.\n",
 			s.cfg.Game.Name(), s.seats, plural(s.game.Ply(), "move"))
+	} else if len(s.cfg.Computer) > 0 {
+		s.printf("Playing %s against the computer, %d players. Type your moves; type help for the commands.\n", s.cfg.Game.Name(), s.seats)
 	} else {
 		s.printf("Recording %s for %d players. Type each move as it is played; type help for the commands.\n", s.cfg.Game.Name(), s.seats)
 	}

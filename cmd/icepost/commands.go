@@ -39,7 +39,7 @@ func init() {
 			run: cmdServe},
 		{name: "secret", args: "FILE", summary: "write a new token secret to FILE for the config's secret_file (mode 0600; never replaces one)", run: cmdSecret},
 		{name: "backup", args: "[-config FILE | -db FILE]... DIR", summary: "copy the daemon's database into DIR, consistent while it runs, and check the copy", run: cmdBackup},
-		{name: "demo", args: "[-moves N] [-seed X]", summary: "watch two scripted players play a game by mail", run: cmdDemo},
+		{name: "demo", args: "[-moves N] [-seed X] [-dir DIR]", summary: "watch two scripted players play a game by mail", run: cmdDemo},
 		{name: "mail", args: "parse [-json] [FILE]", summary: "what the daemon reads out of one mail", run: cmdMail},
 		{name: "validate", args: "[-q] FILE...", summary: "parse and replay records; file:line:col: errors", run: cmdValidate},
 		{name: "fmt", args: "[-w] FILE...", summary: "write records in canonical form", run: cmdFmt},

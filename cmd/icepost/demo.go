@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/mail"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -27,15 +28,23 @@ func cmdDemo(e *env, args []string) int {
 	fs := newFlags(e, "demo")
 	moves := fs.Int("moves", 6, "moves to play before the players agree a draw")
 	seed := fs.Uint64("seed", 1, "random seed for the players' moves")
+	dirFlag := fs.String("dir", "", "where to keep the demo's database (with the archived game) and the boards' pictures; default: a new folder in the system's temporary folder")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	dir, err := os.MkdirTemp("", "icepost-demo-")
+	// The folder outlives the demo: its pictures are the boards the
+	// players saw, and its database holds the finished game.
+	dir := *dirFlag
+	var err error
+	if dir == "" {
+		dir, err = os.MkdirTemp("", "icepost-demo-")
+	} else {
+		err = os.MkdirAll(dir, 0o700)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "icepost demo: %v\n", err)
 		return exitUsage
 	}
-	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithCancel(e.ctx)
 	defer cancel()
 	emb, err := startEmbedded(ctx, dir+"/demo.db", "127.0.0.1:0", "127.0.0.1:0", newLogger(e.stderr, false), false)
@@ -50,7 +59,7 @@ func cmdDemo(e *env, args []string) int {
 		defer close(done)
 		emb.daemon.Run(ctx)
 	}()
-	d := &demo{e: e, sys: emb.sys, ctx: ctx, seen: map[string]int{}, rng: rand.New(rand.NewPCG(*seed, 7))}
+	d := &demo{e: e, sys: emb.sys, ctx: ctx, dir: dir, seen: map[string]int{}, rng: rand.New(rand.NewPCG(*seed, 7))}
 	err = d.play(*moves)
 	cancel()
 	<-done
@@ -58,6 +67,13 @@ func cmdDemo(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "icepost demo: %v\n", err)
 		return exitInvalid
 	}
+	db := filepath.Join(dir, "demo.db")
+	fmt.Fprintf(e.stdout, `
+The game is over and archived in %s:
+  icepost archive -db %s search
+The board pictures the players got are in %s.
+Run icepost serve to play yourself, against a friend or the bot (challenge icesickle bot).
+`, db, db, dir)
 	return exitOK
 }
 
@@ -65,6 +81,7 @@ type demo struct {
 	e    *env
 	sys  *localmail.System
 	ctx  context.Context
+	dir  string         // where the boards' pictures go
 	seen map[string]int // mails each player has read
 	rng  *rand.Rand
 	n    int
@@ -72,8 +89,9 @@ type demo struct {
 
 // received is a mail a scripted player got.
 type received struct {
-	header mail.Header
-	text   string
+	header  mail.Header
+	text    string
+	picture []byte // the board's PNG, nil without one
 }
 
 func (d *demo) play(moves int) error {
@@ -129,7 +147,6 @@ func (d *demo) play(moves int) error {
 			}
 		}
 	}
-	fmt.Fprintln(d.e.stdout, "The game is over and in the archive. Run `icepost serve` to play one yourself.")
 	return nil
 }
 
@@ -182,6 +199,13 @@ func (d *demo) wait(user string) (received, error) {
 				return r, err
 			}
 			fmt.Fprintf(d.e.stdout, "\n<<< mail to %s, subject %q\n%s", user, r.header.Get("Subject"), indent(r.text))
+			if r.picture != nil {
+				path := filepath.Join(d.dir, fmt.Sprintf("%s-%02d.png", user, d.seen[user]))
+				if err := os.WriteFile(path, r.picture, 0o644); err != nil {
+					return r, err
+				}
+				fmt.Fprintf(d.e.stdout, "    [the board as a picture, as a mail client shows it: %s]\n", path)
+			}
 			return r, nil
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -216,9 +240,12 @@ func readReceived(raw []byte) (received, error) {
 			return r, err
 		}
 		if h, ok := p.Header.(*gomail.InlineHeader); ok {
-			if ct, _, _ := h.ContentType(); ct == "text/plain" && r.text == "" {
+			switch ct, _, _ := h.ContentType(); {
+			case ct == "text/plain" && r.text == "":
 				b, _ := io.ReadAll(p.Body)
 				r.text = strings.ReplaceAll(string(b), "\r\n", "\n")
+			case ct == "image/png" && r.picture == nil:
+				r.picture, _ = io.ReadAll(p.Body)
 			}
 		}
 	}

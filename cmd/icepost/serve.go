@@ -236,6 +236,7 @@ Connect any mail client:
 Try it: as ada, send a mail to %s with the text
   challenge icesickle %s
 then, as bob, reply "accept" to the invitation, and play by replying to the boards.
+Or play the computer: as ada, send  challenge icesickle bot  (level=1 to 5 for its strength).
 Games are kept in %s. Stop with Ctrl-C.
 `, sys.IMAPAddr, sys.SMTPAddr, sys.Domain, sys.Domain, sys.Address("games"), sys.Address("bob"), dbPath)
 }
