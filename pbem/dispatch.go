@@ -16,6 +16,9 @@ type userError struct {
 	msg  string
 	game *game // the game concerned, for a board in the reply; may be nil
 	seat int   // the seat the reply goes to in that game (0: the sender)
+	// flow: what the documented flows lead to (a reply to an old board):
+	// the answer counts toward the looser limit (allowReply).
+	flow bool
 }
 
 func (e *userError) Error() string { return e.msg }
@@ -230,7 +233,7 @@ func (h *handling) sendersGames(f *gameFilter) ([]int64, error) {
 // address: the From, or the reply token's seat, which findGame checked
 // is the From.
 func (h *handling) replyPick(pe *pickError) error {
-	ok, err := h.allowErrorReply(strings.ToLower(h.msg.From))
+	ok, err := h.allowReply(strings.ToLower(h.msg.From), flowAnswer)
 	if err != nil || !ok {
 		return err
 	}
@@ -258,7 +261,7 @@ func (h *handling) replyPick(pe *pickError) error {
 // that does not show it comes from them: to the From alone, with an
 // address token, so that a reply with the same line does it.
 func (h *handling) replyProof(c mailread.Command, ne *proofError) error {
-	ok, err := h.allowErrorReply(strings.ToLower(h.msg.From))
+	ok, err := h.allowReply(strings.ToLower(h.msg.From), flowAnswer)
 	if err != nil || !ok {
 		return err
 	}
@@ -286,18 +289,24 @@ func (h *handling) replyError(line string, ue *userError) error {
 	if ue.game != nil && ue.seat > 0 {
 		to = ue.game.seats[ue.seat-1].address
 	}
-	return h.errorReply(to, "about your command "+strconv.Quote(line), ue.msg, ue.game, ue.seat)
+	kind := errorAnswer
+	if ue.flow {
+		kind = flowAnswer
+	}
+	return h.limitedReply(to, kind, "about your command "+strconv.Quote(line), ue.msg, ue.game, ue.seat)
 }
 
-// errorReply sends an error reply within the per-sender limit.
+// errorReply sends an error reply within the per-address limit.
 func (h *handling) errorReply(to, subject, text string, g *game, seatNo int) error {
-	ok, err := h.allowErrorReply(strings.ToLower(to))
-	if err != nil {
+	return h.limitedReply(to, errorAnswer, subject, text, g, seatNo)
+}
+
+// limitedReply sends an answer of a kind within the per-address limit on it
+// (allowReply): with the board when a game is concerned.
+func (h *handling) limitedReply(to string, kind replyKind, subject, text string, g *game, seatNo int) error {
+	ok, err := h.allowReply(strings.ToLower(to), kind)
+	if err != nil || !ok {
 		return err
-	}
-	if !ok {
-		h.s.log().Warn("error reply withheld: rate limit", "to", to)
-		return nil
 	}
 	if g != nil {
 		m := h.boardMail(g, seatNo, text, "")

@@ -124,20 +124,21 @@ func scenarioBrokenGameIsSetAside(t *testing.T, w *world) {
 	}
 	move := w.reply("ada", board, "L@c3")
 	w.deliver(move)
-	w.deliver(w.reply("ada", board, "board")) // fails too: no second apology
+	w.deliver(w.reply("ada", board, "board")) // fails too: no second apology, the limit's notice
 	w.deliver(w.write("ada", w.srv.Address, "help please", "", "help"))
 	w.step()
 
 	in := w.inbox("ada")[adaBefore:]
-	if len(in) != 2 {
+	if len(in) != 3 {
 		for _, g := range in {
 			t.Logf("ada got %q:\n%s", g.header.Get("Subject"), g.text)
 		}
-		t.Fatalf("ada got %d mails, want the apology and the help", len(in))
+		t.Fatalf("ada got %d mails, want the apology, the limit's notice and the help", len(in))
 	}
 	checkApology(t, in[0], messageID(t, move), "garbage", "replay")
-	if in[1].header.Get("Subject") != "icepost: help" || !strings.Contains(in[1].text, "icepost plays Icehouse pyramid games by mail") {
-		t.Errorf("the help mail queued behind the broken game was not answered:\n%s", in[1].text)
+	checkLimitNotice(t, in[1])
+	if in[2].header.Get("Subject") != "icepost: help" || !strings.Contains(in[2].text, "icepost plays Icehouse pyramid games by mail") {
+		t.Errorf("the help mail queued behind the broken game was not answered:\n%s", in[2].text)
 	}
 	if n := len(w.inbox("bob")) - bobBefore; n != 0 {
 		t.Errorf("bob got %d mails", n)
@@ -159,8 +160,8 @@ func scenarioBrokenGameIsSetAside(t *testing.T, w *world) {
 	w.step()
 	w.deliver(move)
 	w.step()
-	if n := len(w.inbox("ada")) - adaBefore; n != 2 || w.outboxCount() != queued {
-		t.Errorf("after a restart and a second delivery ada has %d new mails (want 2), %d more queued", n, w.outboxCount()-queued)
+	if n := len(w.inbox("ada")) - adaBefore; n != 3 || w.outboxCount() != queued {
+		t.Errorf("after a restart and a second delivery ada has %d new mails (want 3), %d more queued", n, w.outboxCount()-queued)
 	}
 	folderCounts(t, w, map[string]int{"": 0, "icepost/rejected": 3, "icepost/done": 4})
 }
@@ -184,17 +185,18 @@ func scenarioPanicIsSetAside(t *testing.T, w *world) {
 	adaBefore, bobBefore := len(w.inbox("ada")), len(w.inbox("bob"))
 	resign := w.reply("ada", board, "resign")
 	w.deliver(resign)
-	w.deliver(w.reply("ada", board, "resign")) // panics too: no second apology
+	w.deliver(w.reply("ada", board, "resign")) // panics too: no second apology, the limit's notice
 	w.deliver(w.write("ada", w.srv.Address, "help please", "", "help"))
 	w.step()
 
 	in := w.inbox("ada")[adaBefore:]
-	if len(in) != 2 {
-		t.Fatalf("ada got %d mails, want the apology and the help", len(in))
+	if len(in) != 3 {
+		t.Fatalf("ada got %d mails, want the apology, the limit's notice and the help", len(in))
 	}
 	checkApology(t, in[0], messageID(t, resign), "exploded", "archive")
-	if in[1].header.Get("Subject") != "icepost: help" {
-		t.Errorf("the help mail behind the panics was not answered: %q", in[1].header.Get("Subject"))
+	checkLimitNotice(t, in[1])
+	if in[2].header.Get("Subject") != "icepost: help" {
+		t.Errorf("the help mail behind the panics was not answered: %q", in[2].header.Get("Subject"))
 	}
 	if n := len(w.inbox("bob")) - bobBefore; n != 0 {
 		t.Errorf("bob got %d mails: a rolled-back resignation was announced", n)
@@ -213,8 +215,8 @@ func scenarioPanicIsSetAside(t *testing.T, w *world) {
 	w.d = w.newDaemon()
 	w.deliver(resign)
 	w.step()
-	if n := len(w.inbox("ada")) - adaBefore; n != 2 {
-		t.Errorf("the panicking mail delivered again: ada has %d new mails, want 2", n)
+	if n := len(w.inbox("ada")) - adaBefore; n != 3 {
+		t.Errorf("the panicking mail delivered again: ada has %d new mails, want 3", n)
 	}
 	folderCounts(t, w, map[string]int{"": 0, "icepost/rejected": 3})
 }
@@ -387,5 +389,15 @@ func forgetErrorReplies(t *testing.T, w *world) {
 	t.Helper()
 	if _, err := w.srv.DB.Exec(`DELETE FROM pbem_error_replies`); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// checkLimitNotice checks g is the notice that the answers to mistakes
+// are used up for the hour, and says how to go on.
+func checkLimitNotice(t *testing.T, g got) {
+	t.Helper()
+	text := strings.Join(strings.Fields(g.text), " ")
+	if g.header.Get("Subject") != "icepost: no more answers to mistakes this hour" || !strings.Contains(text, "reply to the latest board") {
+		t.Errorf("not the limit's notice: %q\n%s", g.header.Get("Subject"), g.text)
 	}
 }

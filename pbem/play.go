@@ -21,7 +21,7 @@ func (h *handling) move(r *request) error {
 	}
 	s := g.state()
 	if tok := r.tok; tok != nil && tok.kind == 'm' && tok.ply != g.ply() {
-		return &userError{msg: fmt.Sprintf("your reply answers the board after move %d, but the game has gone on to move %d since. Nothing was played; here is the board now.", tok.ply, g.ply()), game: g, seat: seatNo}
+		return &userError{msg: fmt.Sprintf("your reply answers the board after move %d, but the game has gone on to move %d since. Nothing was played; here is the board now.", tok.ply, g.ply()), game: g, seat: seatNo, flow: true}
 	}
 	if s.ToMove() != seatNo {
 		return &userError{msg: fmt.Sprintf("it is %s's turn (seat %d), not yours.", g.seats[s.ToMove()-1].name, s.ToMove()), game: g, seat: seatNo}

@@ -425,21 +425,57 @@ func (h *handling) flush() error {
 	return nil
 }
 
-// allowErrorReply applies the per-sender limit on error replies and
-// records one when allowed.
-func (h *handling) allowErrorReply(addr string) (bool, error) {
+// replyKind is what an answer that no command asked for is, for the
+// per-address limits on them (allowReply).
+type replyKind string
+
+const (
+	// errorAnswer: a refusal, the help for a mail without a command, an
+	// apology. ErrorLimit an hour.
+	errorAnswer replyKind = "error"
+	// flowAnswer: what the documented flows send: the board to reply to
+	// when a mail does not show it comes from its sender or names no
+	// game, a "please confirm", the board after a reply to an old one.
+	// Normal play meets these often, so their limit is four times
+	// ErrorLimit: it is there for loops and floods only.
+	flowAnswer replyKind = "flow"
+	// limitNotice: the one notice, an hour, that the limit is reached.
+	limitNotice replyKind = "notice"
+)
+
+// allowReply applies the per-address limit on answers of a kind, and
+// records one when allowed. When the limit is reached, the first time in
+// the hour it queues the notice that says so instead (ok false); after
+// that, nothing.
+func (h *handling) allowReply(addr string, kind replyKind) (bool, error) {
 	limit := h.s.ErrorLimit
 	if limit == 0 {
 		limit = 5
 	}
-	var n int
-	if err := h.tx.QueryRowContext(h.ctx, `SELECT count(*) FROM pbem_error_replies WHERE address = ? AND sent_at > ?`,
-		addr, h.now.Add(-time.Hour).Unix()).Scan(&n); err != nil {
+	if kind == flowAnswer {
+		limit *= 4
+	}
+	since := h.now.Add(-time.Hour).Unix()
+	var n, notices int
+	if err := h.tx.QueryRowContext(h.ctx, `SELECT coalesce(sum(kind = ?), 0), coalesce(sum(kind = ?), 0) FROM pbem_error_replies WHERE address = ? AND sent_at > ?`,
+		kind, limitNotice, addr, since).Scan(&n, &notices); err != nil {
 		return false, err
 	}
-	if n >= limit {
+	if n < limit {
+		_, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_error_replies (address, sent_at, kind) VALUES (?, ?, ?)`, addr, h.now.Unix(), kind)
+		return err == nil, err
+	}
+	h.s.log().Warn("answer withheld: rate limit", "to", addr, "kind", kind, "limit", limit)
+	if notices > 0 {
 		return false, nil
 	}
-	_, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_error_replies (address, sent_at) VALUES (?, ?)`, addr, h.now.Unix())
-	return err == nil, err
+	if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_error_replies (address, sent_at, kind) VALUES (?, ?, ?)`, addr, h.now.Unix(), limitNotice); err != nil {
+		return false, err
+	}
+	m := &outMail{To: addr, Subject: "icepost: no more answers to mistakes this hour", Reply: true, Text: wrapLines(fmt.Sprintf(
+		"I have answered %d mails of yours in the last hour that did not do what they asked, the most I answer in an hour (so that two machines cannot mail each other for ever). Further ones this hour will get no answer.\n\n"+
+			"To go on: reply to the latest board of your game with your move on the first line, or send help for the commands. Moves and commands that work are answered as always.\n", n), 76)}
+	h.threadReply(m)
+	h.send(m)
+	return false, nil
 }
