@@ -90,9 +90,25 @@ func (h *handling) dropConditions(id int64) error {
 	return err
 }
 
+// noteDropped remembers, for the author's next board mail, that their
+// conditional moves were dropped and why.
+func (g *game) noteDropped(author int, chains []chain, why string) {
+	if g.dropped == nil {
+		g.dropped = map[int]string{}
+	}
+	lines := make([]string, len(chains))
+	for i, c := range chains {
+		lines[i] = "  " + c.String()
+	}
+	g.dropped[author] = fmt.Sprintf("Your conditional moves were dropped: %s.\n%s\n", why, strings.Join(lines, "\n"))
+}
+
 // conditionsText is what a seat's board mail says of its conditions: ""
 // when it has none. Only the author sees them.
 func (g *game) conditionsText(seatNo int) string {
+	if d := g.dropped[seatNo]; seatNo > 0 && d != "" {
+		return d
+	}
 	cs := g.conds[seatNo]
 	if seatNo == 0 || len(cs) == 0 {
 		return ""
@@ -227,6 +243,9 @@ func (h *handling) answerConditions(g *game, mover int, token string) (string, e
 		if len(c) > 2 {
 			rest = append(rest, c[2:])
 		}
+	}
+	if answer == "" && !g.play.Over() {
+		g.noteDropped(author, chains, fmt.Sprintf("%s played %s, which none of them answers", g.seats[mover-1].name, token))
 	}
 	if answer == "" || g.play.Over() {
 		return "", h.saveConditions(g, author)

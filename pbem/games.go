@@ -39,6 +39,9 @@ type game struct {
 	play *notation.Game
 	// conds are the conditional moves that stand, by author's seat.
 	conds map[int][]chain
+	// dropped says, by author's seat, which conditional moves the last
+	// move dropped and why: told in that seat's next board mail.
+	dropped map[int]string
 }
 
 var errNoGame = mailgames.ErrNoGame

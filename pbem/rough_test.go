@@ -215,6 +215,13 @@ func TestConditionalMoves(t *testing.T) {
 	if ply, _ := gameRow(t, w, 1); ply != 4 {
 		t.Fatalf("ply %d after a move that matched nothing", ply)
 	}
+	// ada is told, once, which conditions the move dropped and why.
+	if got := w.last("ada").text; !strings.Contains(strings.Join(strings.Fields(got), " "), "Your conditional moves were dropped: bob played S@e1, which none of them answers. if S@b2 then M@e5") ||
+		strings.Contains(got, "conditions clear") {
+		t.Errorf("ada's board after a move that matched nothing:\n%s", got)
+	}
+	w.deliver(w.reply("ada", w.last("ada"), "board"))
+	w.step()
 	if got := w.last("ada").text; strings.Contains(got, "if S@b2") {
 		t.Errorf("the conditions outlived a move that did not match:\n%s", got)
 	}
