@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"icepost/rules"
 	"icepost/rules/games"
 )
 
@@ -19,25 +20,96 @@ func (h *handling) board(r *request) error {
 	return nil
 }
 
-// legalMoves is "moves": the legal moves of the position now, in the
-// board mail of the sender's seat.
+// legalMoves is "moves" and "moves CELL": the legal moves of the
+// position now, grouped by the cell the moving piece starts from (and the
+// pieces put on the board apart), or only those from CELL, in the board
+// mail of the sender's seat, whose token plays whichever is replied.
 func (h *handling) legalMoves(r *request) error {
 	g, seat := r.g, r.seat
 	s := g.state()
 	text := fmt.Sprintf("It is %s's move, not yours: your legal moves come with your turn.", g.seats[s.ToMove()-1].name)
 	if s.ToMove() == seat {
-		legal := s.Moves(nil)
-		toks := make([]string, len(legal))
-		for i, m := range legal {
-			toks[i] = s.FormatMove(m)
-		}
-		slices.Sort(toks)
-		text = wrapLines(fmt.Sprintf("Your legal moves (%d): %s", len(toks), strings.Join(toks, " ")), 76)
+		text = movesText(s, seat, r.cmd.Cell)
 	}
 	m := h.boardMail(g, seat, text, "")
 	h.threadReply(m)
 	h.send(m)
 	return nil
+}
+
+// movesText lists the legal moves of s by the cell each starts from,
+// from the diagram the game draws (rules.Drawable): no game's notation is
+// read here. cell, when not "", keeps only the moves from it.
+func movesText(s rules.State, seat int, cell string) string {
+	legal := s.Moves(nil)
+	var order []string
+	groups := map[string][]string{}
+	d, drawable := s.(rules.Drawable)
+	var cells []rules.Cell
+	if drawable {
+		cells = d.Diagram(seat).Cells
+	}
+	for _, m := range legal {
+		from := "other moves"
+		if drawable {
+			lm := d.LastMove(m)
+			switch {
+			case lm.Placed:
+				from = "pieces put on the board"
+			case len(lm.Path) > 0 && lm.Path[0] < len(cells):
+				from = cells[lm.Path[0]].Name
+			}
+		}
+		if cell != "" && !strings.EqualFold(from, cell) {
+			continue
+		}
+		if groups[from] == nil {
+			order = append(order, from)
+		}
+		groups[from] = append(groups[from], s.FormatMove(m))
+	}
+	var b strings.Builder
+	switch {
+	case len(order) == 0 && cell != "":
+		fmt.Fprintf(&b, "No legal move of yours starts on %s now. Send \"moves\" for all of them.\n", cell)
+	case cell != "":
+		fmt.Fprintf(&b, "Your legal moves from %s (%d):\n", cell, len(groups[order[0]]))
+	default:
+		fmt.Fprintf(&b, "Your legal moves (%d), by the piece that moves:\n", len(legal))
+	}
+	slices.Sort(order)
+	example := ""
+	for _, k := range order {
+		toks := groups[k]
+		slices.Sort(toks)
+		if example == "" {
+			example = toks[0]
+		}
+		b.WriteString(wrapIndented("  "+k+": ", strings.Join(toks, " "), 76))
+	}
+	if example != "" {
+		fmt.Fprintf(&b, "To play one, reply to this mail with it on the first line (like %s).\n", example)
+	}
+	return b.String()
+}
+
+// wrapIndented writes text after head, wrapped at width with the
+// following lines indented as far as head.
+func wrapIndented(head, text string, width int) string {
+	indent := strings.Repeat(" ", len(head))
+	var b strings.Builder
+	line := head
+	for _, w := range strings.Fields(text) {
+		if len(line) > len(head) && len(line)+1+len(w) > width {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = indent
+		}
+		if len(line) > len(head) {
+			line += " "
+		}
+		line += w
+	}
+	return b.String() + line + "\n"
 }
 
 func (h *handling) history(r *request) error {

@@ -14,8 +14,9 @@ func TestMovesCommand(t *testing.T) {
 	w.deliver(w.reply("ada", w.last("ada"), "moves"))
 	w.step()
 	s := replay(t, w, 1).Final()
-	want := fmt.Sprintf("Your legal moves (%d): ", len(s.Moves(nil)))
+	want := fmt.Sprintf("Your legal moves (%d), by the piece that moves:\n  pieces put on the board: ", len(s.Moves(nil)))
 	got := w.last("ada")
+	got.text = strings.ReplaceAll(got.text, "\r\n", "\n")
 	if !strings.Contains(got.text, want) || !strings.Contains(got.text, "L@c3") || !strings.Contains(got.text, "YOUR MOVE") {
 		t.Fatalf("ada's answer to moves:\n%s", got.text)
 	}
@@ -64,5 +65,48 @@ func TestAnswersToMistakesLimit(t *testing.T) {
 	w.step()
 	if b := w.last("ada"); !strings.Contains(strings.Join(strings.Fields(b.text), " "), "it was not played") {
 		t.Errorf("the fresh move's board was withheld:\n%s", b.text)
+	}
+}
+
+// "moves CELL" keeps the moves of the piece on CELL; the groups are the
+// cells the pieces start from, read from the game's diagram.
+func TestMovesOfOnePiece(t *testing.T) {
+	w := newWorld(t)
+	w.send("ada", "challenge pikemen "+w.sys.Address("bob"))
+	w.deliver(w.reply("bob", w.last("bob"), "accept"))
+	w.step()
+	w.deliver(w.reply("ada", w.last("ada"), "moves"))
+	w.step()
+	all := strings.ReplaceAll(w.last("ada").text, "\r\n", "\n")
+	s := replay(t, w, 1).Final()
+	if !strings.Contains(all, fmt.Sprintf("Your legal moves (%d), by the piece that moves:", len(s.Moves(nil)))) {
+		t.Fatalf("moves:\n%s", all)
+	}
+	// The first group's cell, and its moves.
+	i := strings.Index(all, "by the piece that moves:\n  ")
+	line := all[i+len("by the piece that moves:\n  "):]
+	cell, rest, _ := strings.Cut(line, ": ")
+	first := strings.Fields(rest)[0]
+	w.deliver(w.reply("ada", w.last("ada"), "moves "+strings.ToUpper(cell)))
+	w.step()
+	one := strings.ReplaceAll(w.last("ada").text, "\r\n", "\n")
+	if !strings.Contains(one, "Your legal moves from "+cell) || !strings.Contains(one, first) {
+		t.Fatalf("moves %s:\n%s", cell, one)
+	}
+	for _, m := range s.Moves(nil) {
+		if tok := s.FormatMove(m); !strings.HasPrefix(tok, cell) && strings.Contains(one, " "+tok+" ") {
+			t.Errorf("moves %s lists %s", cell, tok)
+		}
+	}
+	// Replying with one of them plays it: the board carries the token.
+	w.deliver(w.reply("ada", w.last("ada"), first))
+	w.step()
+	if ply, _ := gameRow(t, w, 1); ply != 1 {
+		t.Errorf("replying %s to the moves' board did not play it (ply %d)", first, ply)
+	}
+	w.deliver(w.reply("bob", w.last("bob"), "moves z9"))
+	w.step()
+	if got := w.last("bob").text; !strings.Contains(got, "No legal move of yours starts on z9") {
+		t.Errorf("moves of an empty cell:\n%s", got)
 	}
 }

@@ -18,6 +18,7 @@ import (
 //	OnOff         digest on | digest off
 //	Conditions    if TOKEN then TOKEN [if TOKEN then TOKEN]...
 //	Challenge     challenge GAME [name=value ...] SEAT ...  (a SEAT an address or the word bot)
+//	OptionalCell  moves | moves e1
 //
 // A move token is whatever the Grammar says is a move of some game, in
 // its canonical spelling: square letters in lower case, sizes,
@@ -46,14 +47,15 @@ type Language struct {
 type Arg int
 
 const (
-	NoArgs     Arg = iota // nothing
-	OneMove               // one move token
-	Moves                 // 1 to MaxChain move tokens
-	GameNumber            // a game's number, "12" or "#12"
-	DaysOrOff             // a number of days (1 to 3 digits), or "off"
-	OnOff                 // "on" or "off"
-	Conditions            // "THEIRS then MINE [if THEIRS then MINE]..." after the verb "if"
-	Challenge             // GAME [name=value ...] SEAT ...
+	NoArgs       Arg = iota // nothing
+	OneMove                 // one move token
+	Moves                   // 1 to MaxChain move tokens
+	GameNumber              // a game's number, "12" or "#12"
+	DaysOrOff               // a number of days (1 to 3 digits), or "off"
+	OnOff                   // "on" or "off"
+	Conditions              // "THEIRS then MINE [if THEIRS then MINE]..." after the verb "if"
+	Challenge               // GAME [name=value ...] SEAT ...
+	OptionalCell            // nothing, or a cell's name: e1, c10
 )
 
 // Syntax is one command as the reader knows it.
@@ -86,6 +88,8 @@ type Command struct {
 	Game    string
 	Options []Option
 	Seats   []string
+	// Cell: the cell named (OptionalCell), lower case; "" for none.
+	Cell string
 }
 
 // Option is a challenge's name=value.
@@ -114,6 +118,10 @@ func (c Command) String() string {
 				out = append(out, "if")
 			}
 			out = append(out, c.Moves[i], "then", c.Moves[i+1])
+		}
+	case OptionalCell:
+		if c.Cell != "" {
+			out = append(out, c.Cell)
 		}
 	case Challenge:
 		out = append(out, c.Game)
@@ -241,6 +249,12 @@ func parseArgs(s Syntax, args []string, g Grammar) (Command, bool) {
 		return c, ok
 	case Challenge:
 		return parseChallenge(c, args, g)
+	case OptionalCell:
+		if len(args) == 0 {
+			return c, true
+		}
+		c.Cell = strings.ToLower(args[0])
+		return c, len(args) == 1 && isCell(c.Cell)
 	}
 	return c, false
 }
@@ -338,6 +352,16 @@ func isAddress(s string) bool {
 		}
 	}
 	return true
+}
+
+// isCell: a cell's name, one or two letters and one or two digits
+// (e1, c10).
+func isCell(s string) bool {
+	i := 0
+	for i < len(s) && i < 2 && s[i] >= 'a' && s[i] <= 'z' {
+		i++
+	}
+	return i > 0 && len(s)-i >= 1 && len(s)-i <= 2 && allDigits(s[i:])
 }
 
 func allDigits(s string) bool {

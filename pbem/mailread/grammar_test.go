@@ -17,6 +17,7 @@ var grammar = Language{Games: games.Grammar{}, Verbs: []Syntax{
 	{Verb: "if", Arg: Conditions},
 	{Verb: "conditions clear"},
 	{Verb: "preview", Arg: Moves},
+	{Verb: "moves", Arg: OptionalCell},
 }}
 
 // lines is each command's canonical line.
