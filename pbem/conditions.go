@@ -204,6 +204,16 @@ func (h *handling) confirmConditions() error {
 		if err != nil {
 			return err
 		}
+		if m, ok := h.confirmations[c]; ok {
+			// The move's confirmation from this same mail lists them:
+			// one mail, not two.
+			list := g.conditionsText(c.seat)
+			if list == "" {
+				list = "You have no conditional moves in this game now.\n"
+			}
+			m.Text += "\n" + list
+			continue
+		}
 		news := "Your conditional moves are kept, as listed below. Any other move of your opponent's drops them."
 		if len(g.conds[c.seat]) == 0 {
 			news = "You have no conditional moves in this game now."

@@ -178,6 +178,7 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 		"undo":             "undo",
 		"vacation":         "vacation 3",
 		"digest":           "digest on",
+		"confirm":          "confirm off",
 	}
 }
 

@@ -50,6 +50,16 @@ func (h *handling) played(g *game, seatNo int, s rules.State, m rules.Move, comm
 	g.drawOffers = 0
 	mover := g.seats[seatNo-1].name
 	news := fmt.Sprintf("%s played %s (move %d).", mover, s.FormatMove(m), g.ply())
+	if g.seats[seatNo-1].bot > 0 {
+		// The bot's answer replaces the confirmations waiting for it.
+		before, err := h.replaceConfirmations(g)
+		if err != nil {
+			return err
+		}
+		if before != "" {
+			news = before + "\n" + news
+		}
+	}
 	if comment != "" {
 		news += "\n" + mover + " wrote: " + comment
 	}
@@ -69,6 +79,9 @@ func (h *handling) played(g *game, seatNo int, s rules.State, m rules.Move, comm
 	}
 	if err := h.saveGame(g); err != nil {
 		return err
+	}
+	if g.status == statusActive && g.seats[seatNo-1].bot == 0 && g.state().ToMove() != seatNo {
+		return h.sendTurn(g, seatNo, s.FormatMove(m), news)
 	}
 	h.sendBoards(g, news)
 	return nil
@@ -99,13 +112,19 @@ func (g *game) endText() string {
 
 // sendBoards sends the board to every player (each with their own token,
 // from their own side) and observer.
-func (h *handling) sendBoards(g *game, news string) {
+func (h *handling) sendBoards(g *game, news string) { h.sendBoardsExcept(g, news, 0) }
+
+// sendBoardsExcept is sendBoards but for seat except (0: none).
+func (h *handling) sendBoardsExcept(g *game, news string, except int) {
 	var att []attachment
 	if g.status == statusFinished {
 		// The game-over mail carries the finished record, as history does.
 		att = []attachment{recordAttachment(g)}
 	}
 	for i := range g.seats {
+		if i+1 == except {
+			continue
+		}
 		if p, ok := h.boardPicture(g, i+1); ok {
 			h.drawAhead(p)
 		}
@@ -116,6 +135,9 @@ func (h *handling) sendBoards(g *game, news string) {
 		}
 	}
 	for i := range g.seats {
+		if i+1 == except {
+			continue
+		}
 		m := h.boardMail(g, i+1, news, "")
 		m.Attachments = append(m.Attachments, att...)
 		h.send(m)

@@ -390,6 +390,13 @@ type handling struct {
 	pictures map[string]*pictureJob
 	// sender is what the mail shows of who sent it (proof.go).
 	sender sender
+	// held are the queued mails that wait before they go, and may be
+	// replaced meanwhile (turns.go).
+	held map[*outMail]hold
+	// confirmations are the movers' confirmations queued by this mail,
+	// by game and seat: conditional moves given in the same mail are
+	// listed in them (confirmConditions).
+	confirmations map[condChange]*outMail
 }
 
 // send queues a mail. Mail to the server's own address is dropped: that
@@ -417,8 +424,12 @@ func (h *handling) flush() error {
 		if err != nil {
 			return err
 		}
-		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_outbox (recipient, message, created_at, next_try_at) VALUES (?, ?, ?, ?)`,
-			m.To, raw, h.now.Unix(), h.now.Unix()); err != nil {
+		due, key := h.now, sql.NullString{}
+		if hd, ok := h.held[m]; ok {
+			due, key = h.now.Add(hd.delay), sql.NullString{String: hd.key, Valid: true}
+		}
+		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_outbox (recipient, message, created_at, next_try_at, supersede) VALUES (?, ?, ?, ?, ?)`,
+			m.To, raw, h.now.Unix(), due.Unix(), key); err != nil {
 			return fmt.Errorf("pbem: outbox: %w", err)
 		}
 	}
