@@ -1,7 +1,6 @@
 package pbem
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -147,7 +146,13 @@ func (h *handling) conditional(r *request) error {
 			}
 			return &userError{msg: fmt.Sprintf("%s: %s move %s is not legal there: %v. Nothing was kept from this line.", cmd, who, tk, err), game: g, seat: seatNo}
 		}
-		c = append(c, st.FormatMove(m))
+		if len(c)%2 == 0 {
+			// The opponent's move as written, which may leave a part
+			// open (rules.Matches): checked forward as it decodes.
+			c = append(c, tk)
+		} else {
+			c = append(c, st.FormatMove(m))
+		}
 		st = next
 	}
 	for _, old := range g.conds[seatNo] {
@@ -232,7 +237,7 @@ func (h *handling) confirmConditions() error {
 // what follows in the chains that match stands for the position after
 // it; any other move drops the author's conditions. It returns what the
 // players are told ("" when nothing was answered).
-func (h *handling) answerConditions(g *game, mover int, token string) (string, error) {
+func (h *handling) answerConditions(g *game, mover int, before rules.State, played rules.Move) (string, error) {
 	if len(g.seats) != 2 {
 		return "", nil
 	}
@@ -243,10 +248,14 @@ func (h *handling) answerConditions(g *game, mover int, token string) (string, e
 	if len(chains) == 0 {
 		return "", nil
 	}
+	token := before.FormatMove(played)
 	answer := ""
 	var rest []chain
 	for _, c := range chains {
-		if c[0] != token {
+		// A token written without what the author leaves open (a
+		// Pikemen charge's final orientation) matches each move it
+		// stands for (rules.Matches).
+		if c[0] != token && !rules.Matches(before, c[0], played) {
 			continue
 		}
 		answer = c[1]
@@ -263,8 +272,11 @@ func (h *handling) answerConditions(g *game, mover int, token string) (string, e
 	st := g.state()
 	m, err := g.play.PlayToken(answer, "")
 	if err != nil {
-		// Checked when given, at this very position: the rules changed.
-		return "", errors.Join(fmt.Errorf("game %d: conditional answer %s no longer legal", g.id, answer), err)
+		// Checked when given, after the move the condition was written
+		// as; a move it stands for that ended otherwise (a charge
+		// turned another way) may leave the answer illegal.
+		g.noteDropped(author, chains, fmt.Sprintf("%s played %s, after which your answer %s is not legal (%v)", g.seats[mover-1].name, token, answer, err))
+		return "", h.saveConditions(g, author)
 	}
 	if !g.play.Over() {
 		g.conds[author] = rest

@@ -63,7 +63,7 @@ func (h *handling) played(g *game, seatNo int, s rules.State, m rules.Move, comm
 	if comment != "" {
 		news += "\n" + mover + " wrote: " + comment
 	}
-	answer, err := h.answerConditions(g, seatNo, s.FormatMove(m))
+	answer, err := h.answerConditions(g, seatNo, s, m)
 	if err != nil {
 		return err
 	}

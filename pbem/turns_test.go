@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"icepost/rules"
 )
 
 // How many mails a turn makes (docs/mail.md, "How many mails"): between
@@ -88,4 +90,63 @@ func TestMailsPerTurn(t *testing.T) {
 			t.Errorf("after a slow bot, %d mails, want the confirmation and the board", n)
 		}
 	})
+}
+
+// A Pikemen condition written without the charge's final orientation
+// fires whichever way the charge ends (rules.Matches).
+func TestConditionWithoutOrientation(t *testing.T) {
+	w := newWorld(t)
+	w.send("ada", "challenge pikemen "+w.sys.Address("bob"))
+	w.deliver(w.reply("bob", w.last("bob"), "accept"))
+	w.step()
+	latest := map[int]string{1: "ada", 2: "bob"}
+	var turned, bare, answer string
+	for ply := 0; ply < 40 && turned == ""; ply++ {
+		s := replay(t, w, 1).Final()
+		mover := s.ToMove()
+		if mover == 2 {
+			for _, m := range s.Moves(nil) {
+				tok := s.FormatMove(m)
+				b, _, hasO := strings.Cut(tok, ":")
+				if !hasO || !strings.ContainsAny(b, "-x") {
+					continue
+				}
+				after1, _, err1 := rules.Play(s, b)
+				after2, _, err2 := rules.Play(s, tok)
+				if err1 != nil || err2 != nil {
+					continue
+				}
+				// An answer legal whichever way the charge ends.
+				for _, a := range after2.Moves(nil) {
+					at := after2.FormatMove(a)
+					if _, err := after1.ParseMove(at); err == nil {
+						turned, bare, answer = tok, b, at
+						break
+					}
+				}
+				if turned != "" {
+					break
+				}
+			}
+			if turned != "" {
+				break
+			}
+		}
+		w.deliver(w.reply(latest[mover], w.last(latest[mover]), moveFor(t, w, 1, ply)))
+		w.step()
+	}
+	if turned == "" {
+		t.Fatal("no turning charge for bob in 40 plies")
+	}
+	ply, _ := gameRow(t, w, 1)
+	w.deliver(w.reply("ada", w.last("ada"), "if "+bare+" then "+answer))
+	w.step()
+	w.deliver(w.reply("bob", w.last("bob"), turned))
+	w.step()
+	if got, rec := gameRow(t, w, 1); got != ply+2 {
+		t.Fatalf("if %s then %s did not answer %s: ply %d, want %d\n%s", bare, answer, turned, got, ply+2, rec)
+	}
+	if b := w.last("bob").text; !strings.Contains(b, "answered at once with a conditional move") {
+		t.Errorf("bob's board:\n%s", b)
+	}
 }

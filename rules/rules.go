@@ -314,3 +314,26 @@ func AppendCode(dst []byte, s State) []byte {
 	}
 	return append(dst, s.Code()...)
 }
+
+// TokenMatcher is a State whose move tokens may leave out a part of the
+// move the writer leaves open: a Pikemen charge written without its
+// final orientation, "c6xc1", stands for the charge ending in any
+// orientation. Conditional moves by mail ("if c6xc1 then g2:W") match
+// with it. A game without it matches a token to the one move it decodes
+// to.
+type TokenMatcher interface {
+	// Matches reports whether the token written stands for m, a legal
+	// move in this position.
+	Matches(written string, m Move) bool
+}
+
+// Matches reports whether the token written stands for m, a legal move
+// of s: the game's TokenMatcher when it has one, else the move the token
+// decodes to in s is m. A token that does not decode matches nothing.
+func Matches(s State, written string, m Move) bool {
+	if tm, ok := s.(TokenMatcher); ok {
+		return tm.Matches(written, m)
+	}
+	got, err := s.ParseMove(written)
+	return err == nil && got == m
+}

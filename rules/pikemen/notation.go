@@ -488,3 +488,20 @@ func (p *Position) parseBoard(s string) error {
 	}
 	return nil
 }
+
+// Matches reports whether written stands for m (rules.TokenMatcher): the
+// move it decodes to, or, for a charge written without an orientation,
+// the same charge ending in any orientation.
+func (p Position) Matches(written string, m rules.Move) bool {
+	got, err := p.ParseMove(written)
+	if err != nil {
+		return false
+	}
+	if got == m {
+		return true
+	}
+	// A charge's token is its two squares and the separator; what
+	// follows is the orientation it ends in, left open when absent.
+	open := got.Kind != KindReorient && len(strings.TrimSpace(written)) == 5
+	return open && got.Kind == m.Kind && got.Path == m.Path && got.N == m.N
+}

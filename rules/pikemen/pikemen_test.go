@@ -291,3 +291,57 @@ func TestParseMove(t *testing.T) {
 		})
 	}
 }
+
+// A charge written without its final orientation stands for the charge
+// ending in any (for conditional moves by mail); with one, only that.
+func TestMatches(t *testing.T) {
+	pos, err := StartPosition(rules.Options{Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Play on until a charge that turns its piece is legal.
+	var s rules.State = pos
+	var charge rules.Move
+	found := false
+	for ply := 0; ply < 40 && !found; ply++ {
+		cur := s.(Position)
+		moves := s.Moves(nil)
+		for _, m := range moves {
+			if m.Kind == KindCharge && Orientation(m.Arg) != cur.orient[m.Path[0]] {
+				charge, found = m, true
+				break
+			}
+		}
+		if !found {
+			next, err := s.Play(moves[(ply*7)%len(moves)])
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = next
+		}
+	}
+	if !found {
+		t.Fatal("no charge that turns its piece in 40 plies")
+	}
+	tok := s.FormatMove(charge) // like g4-e6:U
+	bare, _, _ := strings.Cut(tok, ":")
+	if !rules.Matches(s, bare, charge) {
+		t.Errorf("%s does not stand for %s", bare, tok)
+	}
+	if !rules.Matches(s, tok, charge) {
+		t.Errorf("%s does not stand for itself", tok)
+	}
+	for _, m := range s.Moves(nil) {
+		other := s.FormatMove(m)
+		if m == charge {
+			continue
+		}
+		sameCharge := m.Kind == charge.Kind && m.Path == charge.Path
+		if got := rules.Matches(s, bare, m); got != sameCharge {
+			t.Errorf("Matches(%s, %s) = %v", bare, other, got)
+		}
+		if rules.Matches(s, tok, m) {
+			t.Errorf("%s stands for %s", tok, other)
+		}
+	}
+}
