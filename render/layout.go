@@ -581,22 +581,36 @@ func drawTakenBadges(sc *scene, b *board, l *rules.LastMove, i int, taken []*rul
 		head, _ := arrowHead(b, path, b.d.Cells[i].Pieces)
 		outlines = append(outlines, head)
 	}
+	// A spot's room: how far it is from the nearest of them (negative
+	// inside a piece or across the line), and, between spots with as
+	// much, how far from the others (up to the badge's radius).
+	room := func(s pt) (nearest, other float64) {
+		var free []float64
+		for _, o := range outlines {
+			free = append(free, clearance(s, o))
+		}
+		for j := 0; j+1 < len(path); j++ {
+			free = append(free, distToSegment(s, path[j], path[j+1])-0.05*u)
+		}
+		if len(free) == 0 {
+			return math.Inf(1), 0
+		}
+		slices.Sort(free)
+		for _, f := range free[1:] {
+			other += min(f, r)
+		}
+		return free[0], other
+	}
 	used := make([]bool, len(spots))
 	for _, p := range taken {
-		best, room := -1, math.Inf(-1)
+		best, most, then := -1, math.Inf(-1), math.Inf(-1)
 		for k, s := range spots {
 			if used[k] {
 				continue
 			}
-			free := math.Inf(1)
-			for _, o := range outlines {
-				free = min(free, clearance(s, o))
-			}
-			for j := 0; j+1 < len(path); j++ {
-				free = min(free, distToSegment(s, path[j], path[j+1])-0.05*u)
-			}
-			if free > room+0.5 {
-				best, room = k, free
+			n, o := room(s)
+			if n > most+0.5 || n > most-0.5 && o > then {
+				best, most, then = k, n, o
 			}
 		}
 		if best < 0 {
