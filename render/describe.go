@@ -98,16 +98,8 @@ func Describe(d rules.Diagram, opts ...Option) string {
 	for _, n := range d.Notes {
 		b.WriteString(n + ". ")
 	}
-	if l := d.Last; l != nil {
-		fmt.Fprintf(&b, "Last move: %s %s", o.seatName(l.Seat), l.Token)
-		if len(l.Captured) > 0 {
-			var names []string
-			for _, c := range l.Captured {
-				names = append(names, d.Cells[c].Name)
-			}
-			b.WriteString(", took " + strings.Join(names, ", "))
-		}
-		b.WriteString(". ")
+	if d.Last != nil {
+		b.WriteString(lastMoveText(&d, o) + ". ")
 	}
 	b.WriteString(statusText(&d, o) + ".")
 	return b.String()

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strings"
 	"sync"
 
 	"golang.org/x/image/font"
@@ -64,6 +65,29 @@ func fit(text string, size float64, bold bool, width float64) string {
 		}
 	}
 	return "…"
+}
+
+// wrap breaks text into lines of at most width pixels, between words; a
+// word too long for a line of its own is cut by fit.
+func wrap(text string, size float64, bold bool, width float64) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line == "" {
+			line = w
+			continue
+		}
+		if try := line + " " + w; measure(try, size, bold) <= width {
+			line = try
+			continue
+		}
+		lines = append(lines, fit(line, size, bold, width))
+		line = w
+	}
+	if line != "" {
+		lines = append(lines, fit(line, size, bold, width))
+	}
+	return lines
 }
 
 // faces makes the font faces one PNG needs; a face is not safe for

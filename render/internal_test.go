@@ -143,8 +143,57 @@ func BenchmarkPhases(b *testing.B) {
 		var buf bytes.Buffer
 		for b.Loop() {
 			buf.Reset()
-			(&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&buf, pimg)
+			(&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(&buf, pimg)
 		}
 		b.ReportMetric(float64(buf.Len()), "bytes")
 	})
+}
+
+// A capture that ends on the captured square keeps the capturer whole:
+// its faces show its colour where a cross once lay, and the piece it
+// took is in a badge beside it, in its owner's colour.
+func TestCaptureKeepsCapturer(t *testing.T) {
+	prev, err := pikemen.Game.ParsePosition("Pikemen 2 12 7S2U/8/8/8/8/2M2U5/8/2L1N5 0:0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, m, err := rules.Play(prev, "c1xc3:U")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := rules.DiagramOf(next, 0, prev, m)
+	if l := d.Last; len(l.Taken) != 1 || l.Taken[0] != (rules.Piece{Owner: 2, Size: rules.Medium, Points: rules.Upright}) {
+		t.Fatalf("the capture took %+v", l.Taken)
+	}
+	img, sc := drawPNG(t, d)
+	c3 := sc.board.centre(2*8 + 2)
+	h := sc.board.half(rules.Large)
+	blue := SeatColour(1)
+	for _, f := range []struct {
+		at   pt
+		want color.NRGBA
+	}{
+		{pt{-0.2 * h, -0.6 * h}, mix(blue, white, 0.38)}, // top face
+		{pt{-0.6 * h, 0.2 * h}, mix(blue, white, 0.16)},  // left face, on the old cross
+		{pt{0.6 * h, 0.3 * h}, mix(blue, black, 0.12)},   // right face
+	} {
+		p := c3.add(f.at)
+		if got := img.At(int(p.X), int(p.Y)); !near(got, f.want, 6) {
+			t.Errorf("the capturer's face at %v is %v, want %v", p, got, f.want)
+		}
+	}
+	// The badge: somewhere in the cell, seat 2's medium (its lit face).
+	found := false
+	u := sc.board.unit
+	for y := int(c3.Y - u/2); y < int(c3.Y+u/2) && !found; y++ {
+		for x := int(c3.X - u/2); x < int(c3.X+u/2); x++ {
+			if near(img.At(x, y), mix(SeatColour(2), white, 0.38), 6) {
+				found = true
+				break
+			}
+		}
+	}
+	if !found {
+		t.Error("no sign of the piece taken on c3")
+	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -14,12 +15,22 @@ import (
 const (
 	pad       = 16.0 // around everything
 	labelBand = 24.0 // the coordinates beside the board
-	titleSize = 18.0
-	textSize  = 14.0
-	labelSize = 13.0
-	rowHeight = 28.0 // a line of the legend
+	labelSize = 16.0 // the coordinates, which moves are written in
 	minWidth  = 440.0
 )
+
+// The words of a picture (title, legend, last move, notes) are read on
+// phones, where a board mail's picture scales to the screen's width: 390
+// CSS pixels on a small phone, less the mail's margins of 8 on each side.
+// There they must be at least 14 CSS pixels high, so a picture W pixels
+// wide sets them at 14 × W / 374 pixels or more (20 on a board 528 wide).
+const (
+	phoneWidth = 374.0
+	phoneText  = 14.0
+)
+
+// textSizeFor is the size of the words on a picture w pixels wide.
+func textSizeFor(w float64) float64 { return math.Ceil(phoneText * w / phoneWidth) }
 
 // Colours of the board and the marks.
 var (
@@ -127,6 +138,9 @@ func layout(d *rules.Diagram, o options) *scene {
 	sc := &scene{board: b}
 	boardW := b.w + 2*labelBand
 	sc.W = math.Ceil(max(minWidth, boardW+2*pad))
+	ts := textSizeFor(sc.W)
+	sc.ts = ts
+	titleSize := ts + 4
 	y := pad
 	// The title and who is to move, or how the game ended.
 	title := o.title
@@ -134,15 +148,15 @@ func layout(d *rules.Diagram, o options) *scene {
 		title = d.Game
 	}
 	status := statusText(d, o)
-	if measure(title, titleSize, true)+measure(status, textSize, true)+24 <= sc.W-2*pad {
+	if measure(title, titleSize, true)+measure(status, ts, true)+24 <= sc.W-2*pad {
 		sc.text(pt{pad, y + titleSize}, title, titleSize, anchorStart, true, ink)
-		sc.text(pt{sc.W - pad, y + titleSize}, status, textSize, anchorEnd, true, statusColour(d))
+		sc.text(pt{sc.W - pad, y + titleSize}, status, ts, anchorEnd, true, statusColour(d))
 		y += titleSize + 14
 	} else {
 		sc.text(pt{pad, y + titleSize}, fit(title, titleSize, true, sc.W-2*pad), titleSize, anchorStart, true, ink)
 		y += titleSize + 8
-		sc.text(pt{pad, y + textSize}, fit(status, textSize, true, sc.W-2*pad), textSize, anchorStart, true, statusColour(d))
-		y += textSize + 12
+		sc.text(pt{pad, y + ts}, fit(status, ts, true, sc.W-2*pad), ts, anchorStart, true, statusColour(d))
+		y += ts + 12
 	}
 
 	notes := slices.Clone(d.Notes)
@@ -171,14 +185,24 @@ func layout(d *rules.Diagram, o options) *scene {
 		}
 	}
 	for _, n := range notes {
-		sc.text(pt{pad, y + textSize}, fit(n, textSize, false, sc.W-2*pad), textSize, anchorStart, false, softInk)
-		y += textSize + 8
+		y = sc.paragraph(y, n, softInk)
 	}
 	sc.H = math.Ceil(y + pad - 4)
 	// The background, first.
 	bg := shape{kind: kindPoly, polys: [][]pt{{{0, 0}, {sc.W, 0}, {sc.W, sc.H}, {0, sc.H}}}, fill: white}
 	sc.shapes = append([]shape{bg}, sc.shapes...)
 	return sc
+}
+
+// paragraph sets text under y in the picture's text size, across the
+// picture and broken into lines where it is too long for one, and
+// returns the y below it.
+func (sc *scene) paragraph(y float64, text string, col color.NRGBA) float64 {
+	for _, line := range wrap(text, sc.ts, false, sc.W-2*pad) {
+		sc.text(pt{pad, y + sc.ts}, line, sc.ts, anchorStart, false, col)
+		y += math.Round(1.3 * sc.ts)
+	}
+	return y + 4
 }
 
 func statusText(d *rules.Diagram, o options) string {
@@ -242,15 +266,14 @@ func drawBoard(sc *scene, b *board) {
 		}
 	}
 
-	// Crosses on the captured cells, beneath what stands there now.
-	if last != nil {
-		for _, i := range last.Captured {
-			c := b.centre(i)
-			r := 0.36 * u
-			w := 0.075 * u
-			sc.poly(crossInk, none, 0,
-				segment(c.add(pt{-r, -r}), c.add(pt{r, r}), w),
-				segment(c.add(pt{-r, r}), c.add(pt{r, -r}), w))
+	// What the last move took, on the cells it left empty: the pieces,
+	// faded and crossed out, beneath the arrow. (On a cell where a piece
+	// stands now, the capturer or what a stack kept, they go in a badge
+	// beside it, drawn last.)
+	taken := takenByCell(last)
+	for _, i := range slices.Sorted(maps.Keys(taken)) {
+		if len(d.Cells[i].Pieces) == 0 {
+			drawGhost(sc, b, i, taken[i])
 		}
 	}
 
@@ -262,7 +285,7 @@ func drawBoard(sc *scene, b *board) {
 				p := b.centre(i)
 				// Below the centre, where an arrow through the cell
 				// leaves it readable.
-				sc.text(pt{p.X, p.Y + 0.3*u + 4}, c.Name, 12, anchorMiddle, false, mix(frame, white, 0.25))
+				sc.text(pt{p.X, p.Y + 0.3*u + 5}, c.Name, 15, anchorMiddle, false, mix(frame, white, 0.25))
 			}
 		}
 	}
@@ -273,6 +296,11 @@ func drawBoard(sc *scene, b *board) {
 
 	if last != nil {
 		drawLastMove(sc, b, last)
+		for _, i := range slices.Sorted(maps.Keys(taken)) {
+			if len(d.Cells[i].Pieces) > 0 {
+				drawTakenBadges(sc, b, last, i, taken[i])
+			}
+		}
 	}
 
 	// Coordinates on the edges.
@@ -280,8 +308,8 @@ func drawBoard(sc *scene, b *board) {
 		p := b.at(l.At, b.minY)
 		q := b.at(l.At, b.maxY)
 		top, bottom := min(p.Y, q.Y)-u/2, max(p.Y, q.Y)+u/2
-		sc.text(pt{p.X, top - 8}, l.Text, labelSize, anchorMiddle, false, softInk)
-		sc.text(pt{p.X, bottom + 17}, l.Text, labelSize, anchorMiddle, false, softInk)
+		sc.text(pt{p.X, top - 7}, l.Text, labelSize, anchorMiddle, false, softInk)
+		sc.text(pt{p.X, bottom + 19}, l.Text, labelSize, anchorMiddle, false, softInk)
 	}
 	for _, l := range d.Rows {
 		var y float64
@@ -293,8 +321,8 @@ func drawBoard(sc *scene, b *board) {
 		} else {
 			y = b.at(b.minX, l.At).Y
 		}
-		sc.text(pt{b.origin.X - labelBand/2, y + 4.5}, l.Text, labelSize, anchorMiddle, false, softInk)
-		sc.text(pt{b.origin.X + b.w + labelBand/2, y + 4.5}, l.Text, labelSize, anchorMiddle, false, softInk)
+		sc.text(pt{b.origin.X - labelBand/2, y + 5.5}, l.Text, labelSize, anchorMiddle, false, softInk)
+		sc.text(pt{b.origin.X + b.w + labelBand/2, y + 5.5}, l.Text, labelSize, anchorMiddle, false, softInk)
 	}
 }
 
@@ -381,13 +409,10 @@ func drawPieceScaled(sc *scene, b *board, c pt, p rules.Piece, k, above float64)
 		return
 	}
 	// Lying down: a triangle pointing its way.
-	length := [4]float64{0, 0.50, 0.68, 0.86}[p.Size] * b.unit
-	v := b.dir(p.Points)
-	n := v.perp()
-	tip := c.add(v.mul(0.55 * length))
-	base := c.sub(v.mul(0.45 * length))
-	bw := 0.32 * length
-	left, right := base.add(n.mul(bw)), base.sub(n.mul(bw))
+	tip, left, right, base := lying(b, c, p)
+	v, n := b.dir(p.Points), b.dir(p.Points).perp()
+	length := tip.sub(base).len()
+	bw := left.sub(base).len()
 	// The face toward the light (the top left) is the lighter one.
 	light := pt{-1, -1}
 	lf, df := mix(col, white, 0.30), mix(col, black, 0.18)
@@ -422,12 +447,9 @@ func drawLastMove(sc *scene, b *board, l *rules.LastMove) {
 		pts[i] = b.centre(c)
 	}
 	w := 0.10 * u
-	headLen, headW := 0.30*u, 0.20*u
+	head, neck := arrowHead(b, pts, b.d.Cells[l.Path[len(l.Path)-1]].Pieces)
 	end := pts[len(pts)-1]
 	dir := end.sub(pts[len(pts)-2]).unit()
-	// The tip stops short of the centre, so that the piece there shows.
-	tip := end.sub(dir.mul(0.24 * u))
-	neck := tip.sub(dir.mul(headLen))
 	var polys [][]pt
 	for i := 0; i+1 < len(pts); i++ {
 		a, z := pts[i], pts[i+1]
@@ -440,44 +462,269 @@ func drawLastMove(sc *scene, b *board, l *rules.LastMove) {
 			polys = append(polys, disc(a, 0.09*u, 16))
 		}
 	}
-	n := dir.perp()
-	polys = append(polys, []pt{tip, neck.add(n.mul(headW)), neck.sub(n.mul(headW))})
+	polys = append(polys, head)
 	sc.circle(pts[0], 0.13*u, markColour, none, 0)
 	sc.poly(markColour, none, 0, polys...)
 }
 
+// arrowHead is the head of the arrow through pts (two or more), and
+// where it begins: its tip stops short of the last centre, and short of
+// the pieces that stand there, so that they show whole (a capturer's
+// pips too).
+func arrowHead(b *board, pts []pt, pieces []rules.Piece) (head []pt, neck pt) {
+	u := b.unit
+	end := pts[len(pts)-1]
+	dir := end.sub(pts[len(pts)-2]).unit()
+	var outlines [][]pt
+	for _, p := range pieces {
+		outlines = append(outlines, pieceOutline(b, end, p))
+	}
+	stop := 0.24 * u
+	for t := 0.0; t < 0.5*u; t += 0.5 {
+		at := end.sub(dir.mul(t))
+		for _, o := range outlines {
+			if clearance(at, o) < 0 {
+				stop = max(stop, t+3)
+			}
+		}
+	}
+	tip := end.sub(dir.mul(stop))
+	neck = tip.sub(dir.mul(0.30 * u))
+	n := dir.perp().mul(0.20 * u)
+	return wind([]pt{tip, neck.add(n), neck.sub(n)}), neck
+}
+
+// takenByCell gathers what the move took by cell, bottom piece first (a
+// cell captured twice lost its top piece, then the one beneath). A
+// capture whose piece the game does not name counts as a nil entry.
+func takenByCell(l *rules.LastMove) map[int][]*rules.Piece {
+	if l == nil || len(l.Captured) == 0 {
+		return nil
+	}
+	m := map[int][]*rules.Piece{}
+	for k, i := range l.Captured {
+		var p *rules.Piece
+		if k < len(l.Taken) {
+			p = &l.Taken[k]
+		}
+		m[i] = append([]*rules.Piece{p}, m[i]...)
+	}
+	return m
+}
+
+// known returns the pieces named, or false when any is not.
+func known(ps []*rules.Piece) ([]rules.Piece, bool) {
+	out := make([]rules.Piece, len(ps))
+	for k, p := range ps {
+		if p == nil {
+			return nil, false
+		}
+		out[k] = *p
+	}
+	return out, true
+}
+
+// drawGhost marks an empty cell whose pieces the move took: the pieces
+// as they stood, faded, under a cross.
+func drawGhost(sc *scene, b *board, i int, taken []*rules.Piece) {
+	c := b.centre(i)
+	u := b.unit
+	r := 0.36 * u
+	if ps, ok := known(taken); ok {
+		drawStack(sc, b, c, ps)
+		sc.poly(alpha(white, 0x70), none, 0, grow(pieceOutline(b, c, ps[0]), c, 1.5))
+		r = 0.33 * u
+	}
+	sc.poly(crossInk, none, 0, cross(c, r, 0.06*u)...)
+}
+
+// cross is an X of half size r and stroke w around c, as polygons.
+func cross(c pt, r, w float64) [][]pt {
+	return [][]pt{
+		segment(c.add(pt{-r, -r}), c.add(pt{r, r}), w),
+		segment(c.add(pt{-r, r}), c.add(pt{r, -r}), w),
+	}
+}
+
+// drawTakenBadges marks a cell where a piece stands now (the capturer,
+// or a stack that lost its top) and where the move took something: a
+// small disc for each piece taken, in a corner of the cell that the
+// pieces there and the arrow leave clearest, showing the piece taken
+// (its owner's colour and pips) crossed out. The capturer stays whole.
+func drawTakenBadges(sc *scene, b *board, l *rules.LastMove, i int, taken []*rules.Piece) {
+	u := b.unit
+	c := b.centre(i)
+	r := math.Round(0.25*u*2) / 2
+	// Where a badge may go: the corners of a square, toward the sides
+	// of a hexagon; each keeps the disc inside the cell.
+	var spots []pt
+	if b.d.Grid == rules.Hex {
+		for k := range 6 {
+			a := math.Pi / 3 * float64(k)
+			spots = append(spots, c.add(pt{math.Cos(a), math.Sin(a)}.mul(u/2-r-1)))
+		}
+	} else {
+		a := u/2 - r - 1.5
+		spots = []pt{c.add(pt{a, -a}), c.add(pt{-a, -a}), c.add(pt{a, a}), c.add(pt{-a, a})}
+	}
+	// What the badge should not cover: the pieces standing there, and
+	// the arrow's line through the move's cells.
+	var outlines [][]pt
+	for _, p := range b.d.Cells[i].Pieces {
+		outlines = append(outlines, pieceOutline(b, c, p))
+	}
+	var path []pt
+	for _, k := range l.Path {
+		path = append(path, b.centre(k))
+	}
+	if len(path) >= 2 {
+		head, _ := arrowHead(b, path, b.d.Cells[i].Pieces)
+		outlines = append(outlines, head)
+	}
+	// A spot's room: how far it is from the nearest of them (negative
+	// inside a piece or across the line), and, between spots with as
+	// much, how far from the others (up to the badge's radius).
+	room := func(s pt) (nearest, other float64) {
+		var free []float64
+		for _, o := range outlines {
+			free = append(free, clearance(s, o))
+		}
+		for j := 0; j+1 < len(path); j++ {
+			free = append(free, distToSegment(s, path[j], path[j+1])-0.05*u)
+		}
+		if len(free) == 0 {
+			return math.Inf(1), 0
+		}
+		slices.Sort(free)
+		for _, f := range free[1:] {
+			other += min(f, r)
+		}
+		return free[0], other
+	}
+	used := make([]bool, len(spots))
+	for _, p := range taken {
+		best, most, then := -1, math.Inf(-1), math.Inf(-1)
+		for k, s := range spots {
+			if used[k] {
+				continue
+			}
+			n, o := room(s)
+			if n > most+0.5 || n > most-0.5 && o > then {
+				best, most, then = k, n, o
+			}
+		}
+		if best < 0 {
+			return
+		}
+		used[best] = true
+		drawTakenBadge(sc, b, spots[best], r, p)
+	}
+}
+
+// drawTakenBadge draws a disc of radius r at c showing the piece p (nil
+// for one the game does not name) crossed out.
+func drawTakenBadge(sc *scene, b *board, c pt, r float64, p *rules.Piece) {
+	sc.circle(c, r, white, frame, 1.2)
+	if p != nil {
+		mini := &board{d: b.d, unit: 0.66 * r / b.half(rules.Large) * b.unit}
+		q := *p
+		q.Points = rules.Upright
+		drawPiece(sc, mini, c, q)
+	}
+	k, w := 0.66*r, max(2, 0.09*r)
+	sc.poly(alpha(white, 0xc0), none, 0, cross(c, k+0.5, w+2)...)
+	sc.poly(crossInk, none, 0, cross(c, k, w)...)
+}
+
+// pieceOutline is the outline of a piece drawn at c: a square, or a
+// triangle for one lying down.
+func pieceOutline(b *board, c pt, p rules.Piece) []pt {
+	if p.Points == rules.Upright {
+		return square(c, b.half(p.Size))
+	}
+	tip, left, right, _ := lying(b, c, p)
+	return wind([]pt{tip, left, right})
+}
+
+// lying gives the corners of a lying piece at c, its tip and the ends of
+// its base, and the middle of its base.
+func lying(b *board, c pt, p rules.Piece) (tip, left, right, base pt) {
+	length := [4]float64{0, 0.50, 0.68, 0.86}[p.Size] * b.unit
+	v := b.dir(p.Points)
+	n := v.perp()
+	tip = c.add(v.mul(0.55 * length))
+	base = c.sub(v.mul(0.45 * length))
+	bw := 0.32 * length
+	return tip, base.add(n.mul(bw)), base.sub(n.mul(bw)), base
+}
+
+// grow moves a convex polygon's corners away from c by k pixels.
+func grow(poly []pt, c pt, k float64) []pt { return shrink(poly, c, -k) }
+
+// clearance is how far p lies outside the convex polygon poly (wound as
+// wind leaves it): its distance to the nearest edge, negative when p is
+// inside.
+func clearance(p pt, poly []pt) float64 {
+	d := math.Inf(1)
+	inside := true
+	for k := range poly {
+		a, z := poly[k], poly[(k+1)%len(poly)]
+		d = min(d, distToSegment(p, a, z))
+		e, f := z.sub(a), p.sub(a)
+		if e.X*f.Y-e.Y*f.X < 0 {
+			inside = false
+		}
+	}
+	if inside {
+		return -d
+	}
+	return d
+}
+
+// distToSegment is the distance from p to the segment from a to z.
+func distToSegment(p, a, z pt) float64 {
+	e := z.sub(a)
+	t := 0.0
+	if l := e.X*e.X + e.Y*e.Y; l > 0 {
+		t = max(0, min(1, ((p.X-a.X)*e.X+(p.Y-a.Y)*e.Y)/l))
+	}
+	return p.sub(a.add(e.mul(t))).len()
+}
+
 // drawLegend draws a line for each seat (its colour, name, side, score,
 // supply) and one for a shared stash, then the last move; it returns
-// the y below them.
+// the y below them. The supplies stand in a column right of the names
+// when every line has room for them, else each on a line of its own
+// under its seat's name.
 func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
+	ts := sc.ts
+	row := math.Round(1.75 * ts)
+	icon := &board{d: d, unit: math.Round(1.6 * ts)}
+	nameX := pad + math.Round(1.6*ts) + 6 // where the words begin
 	supplies := map[int][]rules.Supply{}
 	var slots [3]bool // the sizes any supply holds: each gets a column
-	supplyW := 0.0
 	for _, s := range d.Supplies {
 		supplies[s.Owner] = append(supplies[s.Owner], s)
 		for i, n := range s.Count {
 			slots[i] = slots[i] || n > 0
 		}
 	}
+	// The width of the supply column, with the supplies' labels on each
+	// line or without them.
+	supplyW, bareW := 0.0, 0.0
 	for _, s := range d.Supplies {
-		supplyW = max(supplyW, supplyWidth(slots, s))
+		supplyW = max(supplyW, supplyWidth(ts, slots, s, true))
+		bareW = max(bareW, supplyWidth(ts, slots, s, false))
 	}
-	hasScore := false
-	for _, s := range d.Seats {
-		hasScore = hasScore || s.HasScore
+
+	type line struct {
+		name, score string
+		bold        bool
 	}
-	right := sc.W - pad // where the supply column ends
-	if hasScore {
-		right -= 80
-	}
-	nameW := right - (pad + 30)
-	if supplyW > 0 {
-		nameW -= supplyW + 12
-	}
+	lines := make([]line, len(d.Seats))
+	scoreW := 0.0
 	for i, s := range d.Seats {
 		seat := i + 1
-		mid := y + rowHeight/2
-		drawPiece(sc, &board{d: d, unit: 30}, pt{pad + 12, mid}, rules.Piece{Owner: seat, Size: rules.Large})
 		name := o.seatName(seat)
 		var extra []string
 		if len(o.names) >= seat && o.names[seat-1] != "" {
@@ -497,71 +744,163 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 		case !d.Over && d.ToMove == seat:
 			name += ": to move"
 		}
-		bold := !d.Over && d.ToMove == seat || d.Over && d.Winner == seat
-		sc.text(pt{pad + 30, mid + 5}, fit(name, textSize, bold, nameW), textSize, anchorStart, bold, ink)
+		l := line{name: name, bold: !d.Over && d.ToMove == seat || d.Over && d.Winner == seat}
 		if s.HasScore {
-			pts := "points"
+			l.score = fmt.Sprintf("%d points", s.Score)
 			if s.Score == 1 {
-				pts = "point"
+				l.score = "1 point"
 			}
-			sc.text(pt{sc.W - pad, mid + 5}, fmt.Sprintf("%d %s", s.Score, pts), textSize, anchorEnd, bold, ink)
+			scoreW = max(scoreW, measure(l.score, ts, true)+ts)
+		}
+		lines[i] = l
+	}
+	right := sc.W - pad - scoreW // where the supply column ends
+	// The seats' supplies stand in a column beside the names when every
+	// name has room, each with its label; else, when they all have the
+	// same label, without it, the label once over the column; else each
+	// on a line of its own under its seat's name.
+	fits := func(w float64) bool {
+		for i, l := range lines {
+			if len(supplies[i+1]) > 0 && nameX+measure(l.name, ts, l.bold)+ts+w > right {
+				return false
+			}
+		}
+		return true
+	}
+	header := ""
+	for seat := 1; seat <= len(lines); seat++ {
+		for _, sp := range supplies[seat] {
+			if header == "" || header == sp.Label {
+				header = sp.Label
+			} else {
+				header = "\x00" // two labels: none can stand for all
+			}
+		}
+	}
+	beside, labelled := true, true
+	switch {
+	case fits(supplyW):
+		header = ""
+	case header != "" && header != "\x00" && fits(bareW):
+		supplyW, labelled = bareW, false
+		x := min(max(right-supplyW/2, nameX+measure(header, ts, false)/2), sc.W-pad-measure(header, ts, false)/2)
+		sc.text(pt{x, y + ts}, header, ts, anchorMiddle, false, softInk)
+		y += math.Round(1.3 * ts)
+	default:
+		beside = false
+	}
+	for i, l := range lines {
+		seat := i + 1
+		mid := y + row/2
+		drawPiece(sc, icon, pt{pad + icon.unit/2 - 3, mid}, rules.Piece{Owner: seat, Size: rules.Large})
+		nameW := right - nameX
+		if beside && len(supplies[seat]) > 0 {
+			nameW -= supplyW + ts
+		}
+		sc.text(pt{nameX, mid + 0.36*ts}, fit(l.name, ts, l.bold, nameW), ts, anchorStart, l.bold, ink)
+		if l.score != "" {
+			sc.text(pt{sc.W - pad, mid + 0.36*ts}, l.score, ts, anchorEnd, l.bold, ink)
 		}
 		for _, sp := range supplies[seat] {
-			drawSupply(sc, d, pt{right - supplyW, mid}, slots, sp)
+			if beside {
+				drawSupply(sc, d, pt{right - supplyW, mid}, slots, sp, labelled)
+			} else {
+				y += math.Round(1.4 * ts)
+				drawSupply(sc, d, pt{nameX, y + row/2}, slots, sp, true)
+			}
 		}
-		y += rowHeight
+		if !beside && len(supplies[seat]) > 0 {
+			y += math.Round(0.3 * ts) // apart from the next seat
+		}
+		y += row
 	}
 	for _, sp := range supplies[0] {
-		mid := y + rowHeight/2
-		drawPiece(sc, &board{d: d, unit: 30}, pt{pad + 12, mid}, rules.Piece{Size: rules.Large})
+		mid := y + row/2
+		drawPiece(sc, icon, pt{pad + icon.unit/2 - 3, mid}, rules.Piece{Size: rules.Large})
 		label := strings.ToUpper(sp.Label[:1]) + sp.Label[1:] + ", shared"
-		sc.text(pt{pad + 30, mid + 5}, label, textSize, anchorStart, false, ink)
-		drawSupply(sc, d, pt{max(right-supplyW, pad+30+measure(label, textSize, false)+14), mid}, slots, sp)
-		y += rowHeight
-	}
-	if l := d.Last; l != nil {
-		text := "Last move: " + o.seatName(l.Seat) + " " + l.Token
-		if len(l.Captured) > 0 {
-			var names []string
-			for _, c := range l.Captured {
-				names = append(names, d.Cells[c].Name)
-			}
-			text += ", took " + strings.Join(names, ", ")
+		sc.text(pt{nameX, mid + 0.36*ts}, label, ts, anchorStart, false, ink)
+		at := max(right-supplyW, nameX+measure(label, ts, false)+ts)
+		if at+supplyW > sc.W-pad {
+			y += math.Round(1.4 * ts)
+			mid, at = y+row/2, nameX
 		}
-		y += 4
-		sc.text(pt{pad, y + textSize}, fit(text, textSize, false, sc.W-2*pad), textSize, anchorStart, false, ink)
-		y += textSize + 10
+		drawSupply(sc, d, pt{at, mid}, slots, sp, true)
+		y += row
+	}
+	if d.Last != nil {
+		y = sc.paragraph(y+4, lastMoveText(d, o), ink)
 	}
 	return y
 }
 
+// lastMoveText is the line under the legend that says the last move and
+// what it took: "Last move: Bob c3xc1, took Alice's medium on c1".
+func lastMoveText(d *rules.Diagram, o options) string {
+	l := d.Last
+	text := "Last move: " + o.seatName(l.Seat) + " " + l.Token
+	if len(l.Captured) > 0 {
+		text += ", " + tookText(d, o)
+	}
+	return text
+}
+
+// tookText says what the last move took, piece by piece: "took Alice's
+// medium on c1 and a small on d4" (a neutral piece is "a"), or only the
+// cells when the game does not name the pieces.
+func tookText(d *rules.Diagram, o options) string {
+	l := d.Last
+	var parts []string
+	for k, i := range l.Captured {
+		cell := d.Cells[i].Name
+		if len(l.Taken) != len(l.Captured) {
+			parts = append(parts, cell)
+			continue
+		}
+		p := l.Taken[k]
+		whose := "a"
+		if p.Owner > 0 {
+			whose = o.possessive(p.Owner)
+		}
+		parts = append(parts, whose+" "+sizeWords[p.Size]+" on "+cell)
+	}
+	if len(parts) == 1 {
+		return "took " + parts[0]
+	}
+	return "took " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
 // supplyWidth is the width drawSupply takes.
-func supplyWidth(slots [3]bool, s rules.Supply) float64 {
+func supplyWidth(ts float64, slots [3]bool, s rules.Supply, label bool) float64 {
 	w := 0.0
 	for _, on := range slots {
 		if on {
-			w += slotWidth
+			w += slotWidth(ts)
 		}
 	}
 	if w == 0 {
-		w = measure("none", textSize, false) + 8
+		w = measure("none", ts, false) + 8
 	}
-	if s.Owner != 0 {
-		w += measure(s.Label, 12, false)
+	if s.Owner != 0 && label {
+		w += measure(s.Label, ts, false)
 	}
 	return w
 }
 
-const slotWidth = 50.0
+// slotWidth is the room of one size in a supply: a pyramid and a count.
+func slotWidth(ts float64) float64 {
+	return math.Ceil(1.3*ts + measure("×00", ts, false) + 0.4*ts)
+}
 
 // drawSupply draws a supply as small pyramids with their counts, a column
-// for each size that any supply holds, then its label.
-func drawSupply(sc *scene, d *rules.Diagram, at pt, slots [3]bool, s rules.Supply) {
-	mini := &board{d: d, unit: 26}
+// for each size that any supply holds, then its label when label is true
+// (a shared stash's label is on its line already).
+func drawSupply(sc *scene, d *rules.Diagram, at pt, slots [3]bool, s rules.Supply, label bool) {
+	ts := sc.ts
+	mini := &board{d: d, unit: math.Round(1.4 * ts)}
 	x := at.X
 	if slots == [3]bool{} {
-		sc.text(pt{x, at.Y + 5}, "none", textSize, anchorStart, false, softInk)
-		x += measure("none", textSize, false) + 8
+		sc.text(pt{x, at.Y + 0.36*ts}, "none", ts, anchorStart, false, softInk)
+		x += measure("none", ts, false) + 8
 	}
 	for size := rules.Small; size <= rules.Large; size++ {
 		if !slots[size-1] {
@@ -572,12 +911,12 @@ func drawSupply(sc *scene, d *rules.Diagram, at pt, slots [3]bool, s rules.Suppl
 		if n == 0 {
 			ink = mix(softInk, white, 0.4)
 		} else {
-			drawPiece(sc, mini, pt{x + 10, at.Y}, rules.Piece{Owner: s.Owner, Size: size})
+			drawPiece(sc, mini, pt{x + 0.5*ts, at.Y}, rules.Piece{Owner: s.Owner, Size: size})
 		}
-		sc.text(pt{x + 22, at.Y + 5}, fmt.Sprintf("×%d", n), textSize, anchorStart, false, ink)
-		x += slotWidth
+		sc.text(pt{x + 1.1*ts, at.Y + 0.36*ts}, fmt.Sprintf("×%d", n), ts, anchorStart, false, ink)
+		x += slotWidth(ts)
 	}
-	if s.Owner != 0 {
-		sc.text(pt{x, at.Y + 5}, s.Label, 12, anchorStart, false, softInk)
+	if s.Owner != 0 && label {
+		sc.text(pt{x, at.Y + 0.36*ts}, s.Label, ts, anchorStart, false, softInk)
 	}
 }

@@ -33,6 +33,8 @@ var samples = []sample{
 	{name: "icelady", game: "IceLady", plies: 30, seed: 5},
 	{name: "icelady-seat2", game: "IceLady", plies: 30, seed: 5, viewer: 2},
 	{name: "icelady-tree", game: "IceLady", code: "IceLady 3L+M4/2m5/5s2/1l6/3s4/2S5/2M1M3/8 3 3 1", token: "c3xe5xg7"},
+	{name: "pikemen-upright", game: "Pikemen", code: "Pikemen 2 12 7S2U/8/8/8/8/2M2U5/8/2L1N5 0:0 1", token: "c1xc3:U"},
+	{name: "icelady-toptaken", game: "IceLady", code: "IceLady 8/6s1/8/8/3l+m4/2S5/8/8 3 3 1", token: "c3xe5"},
 	{name: "icefrogs", game: "IceFrogs", plies: 24, seed: 7},
 	{name: "icefrogs-3", game: "IceFrogs", options: rules.Options{Seats: 3}, plies: 30, seed: 1},
 	{name: "icefrogs-hex", game: "IceFrogs", options: rules.Options{Board: "hex"}, plies: 24, seed: 4},

@@ -26,8 +26,18 @@
 //
 // The last move: the cells it started from and ended on are tinted, an
 // arrow runs through every landing cell (a jump, a chain of hops or
-// captures), a placement or a piece turned where it stands gets a ring,
-// and each captured cell a cross beneath whatever stands there now.
+// captures) and stops short of the piece it ends at, a placement or a
+// piece turned where it stands gets a ring. What a capture took
+// (rules.LastMove.Taken) is drawn crossed out: on a cell it left empty,
+// the piece itself, faded, under a cross; on a cell where a piece stands
+// now (the capturer, or a stack that lost its top), a small crossed-out
+// badge of the piece taken in the cell's clearest corner, so that the
+// capturer stays whole. The line under the legend says it in words:
+// "took Bob's medium on c1".
+//
+// The words off the board (title, legend, notes) are sized to the
+// picture's width, so that they stay at least 14 CSS pixels high on a
+// phone, where a board mail's picture scales to the screen.
 //
 // SVG and PNG are drawn from one list of shapes (layout.go), so they show
 // the same picture; the PNG is rasterized with golang.org/x/image/vector
@@ -126,4 +136,13 @@ func (o options) seatName(seat int) string {
 		return o.names[seat-1]
 	}
 	return fmt.Sprintf("Seat %d", seat)
+}
+
+// possessive is whose a piece is, in a sentence: "Bob's", or "seat 2's"
+// when the players' names are not known.
+func (o options) possessive(seat int) string {
+	if seat >= 1 && seat <= len(o.names) && o.names[seat-1] != "" {
+		return o.names[seat-1] + "'s"
+	}
+	return fmt.Sprintf("seat %d's", seat)
 }

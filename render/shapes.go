@@ -10,7 +10,8 @@ import (
 type scene struct {
 	W, H   float64
 	shapes []shape
-	board  *board // where the cells are, for tests
+	board  *board  // where the cells are, for tests
+	ts     float64 // the size of the words (textSizeFor)
 }
 
 type pt struct{ X, Y float64 }

@@ -128,8 +128,14 @@ type LastMove struct {
 	// a piece turned where it stands names one cell; a pass none.
 	Path []int
 	// Captured lists the cells whose pieces the move captured (the top
-	// piece of a stack, or the whole piece).
+	// piece of a stack, or the whole piece), in the order taken; a cell
+	// twice when a move took two pieces from it.
 	Captured []int
+	// Taken is the piece each capture took, as it stood before the move:
+	// Taken[i] was the top of cell Captured[i], so that a picture can say
+	// whose piece of what size went ("took Bob's medium on c1") after the
+	// board no longer shows it.
+	Taken []Piece
 	// Placed is true when the first cell of Path is where a piece came
 	// onto the board (a placement, an entry), not where one stood.
 	Placed bool

@@ -52,8 +52,8 @@ func (p Position) Diagram(viewer int) rules.Diagram {
 }
 
 // LastMove describes m for the picture after it: the start and every
-// landing square, and the square of each piece a capture took (a king
-// tree that lost its top piece is still there).
+// landing square, and the square of each piece a capture took with the
+// piece (a king tree loses its top piece and is still there).
 func (p Position) LastMove(m rules.Move) rules.LastMove {
 	l := rules.LastMove{Seat: int(p.turn), Token: p.FormatMove(m)}
 	for _, sq := range m.Squares() {
@@ -68,6 +68,8 @@ func (p Position) LastMove(m rules.Move) rules.LastMove {
 			for s := a + step; s != b; s += step {
 				if c := cells[s]; c != 0 {
 					l.Captured = append(l.Captured, s)
+					pieces := stackPieces[kindOf(c)]
+					l.Taken = append(l.Taken, rules.Piece{Owner: int(ownerOf(c)), Size: pieces[len(pieces)-1], Points: rules.Upright})
 					// as Apply: a tree keeps its rest, which blocks
 					if rest := afterCapture[kindOf(c)]; rest != 0 {
 						cells[s] = cell(ownerOf(c), rest)

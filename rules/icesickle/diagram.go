@@ -41,7 +41,8 @@ func (p Position) Diagram(viewer int) rules.Diagram {
 }
 
 // LastMove describes m for the picture after it: a placement names its
-// square; a jump its start and landing squares and the pieces it took.
+// square; a jump its start and landing squares and the pieces it took
+// (neutral, by size).
 func (p Position) LastMove(m rules.Move) rules.LastMove {
 	l := rules.LastMove{Seat: p.ToMove(), Token: p.FormatMove(m)}
 	switch m.Kind {
@@ -54,8 +55,9 @@ func (p Position) LastMove(m rules.Move) rules.LastMove {
 		f0, r0 := from%size, from/size
 		df, dr := sign(to%size-f0), sign(to/size-r0)
 		for f, r := f0+df, r0+dr; f != to%size || r != to/size; f, r = f+df, r+dr {
-			if p.board[r*size+f] != 0 {
+			if s := p.board[r*size+f]; s != 0 {
 				l.Captured = append(l.Captured, r*size+f)
+				l.Taken = append(l.Taken, rules.Piece{Size: int(s), Points: rules.Upright})
 			}
 		}
 	}

@@ -47,14 +47,16 @@ func (p Position) Diagram(viewer int) rules.Diagram {
 
 // LastMove describes m for the picture after it: a reorient names the
 // piece's square, a charge its start and end, and a capture the square
-// taken.
+// taken and the piece that stood there.
 func (p Position) LastMove(m rules.Move) rules.LastMove {
 	l := rules.LastMove{Seat: int(p.toMove), Token: p.FormatMove(m)}
 	for _, sq := range m.Squares() {
 		l.Path = append(l.Path, int(sq))
 	}
 	if m.Kind == KindCapture {
-		l.Captured = []int{int(m.Path[1])}
+		to := m.Path[1]
+		l.Captured = []int{int(to)}
+		l.Taken = []rules.Piece{{Owner: p.owner(int(to)), Size: p.size(int(to)), Points: directions[p.orient[to]]}}
 	}
 	return l
 }

@@ -418,6 +418,26 @@ func checkLastMove(t *testing.T, prev rules.State, m rules.Move, next rules.Stat
 			t.Fatalf("%s: LastMove(%s) names cell %d of %d", prev.Code(), tok, i, len(d.Cells))
 		}
 	}
+	// Each capture names the piece it took: the top of its cell before the
+	// move, or, for a second capture from one cell, the piece beneath.
+	if len(l.Taken) != len(l.Captured) {
+		t.Fatalf("%s: LastMove(%s) captures on %d cells and names %d pieces taken", prev.Code(), tok, len(l.Captured), len(l.Taken))
+	}
+	before := prev.(rules.Drawable).Diagram(0).Cells
+	stacks := make(map[int][]rules.Piece, len(l.Captured))
+	for k, i := range l.Captured {
+		st, seen := stacks[i]
+		if !seen {
+			st = before[i].Pieces
+		}
+		if len(st) == 0 {
+			t.Fatalf("%s: LastMove(%s) captures on %s, where no piece is left to take", prev.Code(), tok, before[i].Name)
+		}
+		if top := st[len(st)-1]; l.Taken[k] != top {
+			t.Fatalf("%s: LastMove(%s) says it took %+v on %s, where %+v stood", prev.Code(), tok, l.Taken[k], before[i].Name, top)
+		}
+		stacks[i] = st[:len(st)-1]
+	}
 	if len(d.Cells) > 0 && len(l.Path) == 0 {
 		// A pass may name no cell; anything else on a board names one.
 		if !strings.EqualFold(tok, "pass") {
