@@ -41,8 +41,8 @@ import (
 // game's entry has its Date tag (an undated game 1970-01-01). No entry
 // carries a time of the request, so a feed is the same for the same
 // games, and its ETag (weak: gzip changes the bytes) is the games'
-// revision: a reader that asks again with If-None-Match gets a 304 for
-// one read of one row.
+// revision: a reader that asks again with If-None-Match gets a 304, and
+// the feed is not made.
 
 // tagDate is the date in the entries' tag: URIs. RFC 4151 wants a day
 // on which the authority (the site's host) was its owner's; the site
