@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"icepost/archive"
+	"icepost/notation"
 	"icepost/pbem/mailgames"
 	"icepost/rules"
 )
@@ -49,8 +50,8 @@ import (
 // cannot know it, so it is a constant: changing it changes every id.
 const tagDate = "2026"
 
-// maxFeedEntries bounds a game's feed (its latest moves) and a player's
-// archived games.
+// maxFeedEntries bounds a game's feed (its latest events), and
+// playerFeedGames a player's archived games in theirs.
 const (
 	maxFeedEntries  = 100
 	playerFeedGames = 20
@@ -272,11 +273,12 @@ func (s *Site) liveFeed(w http.ResponseWriter, r *http.Request) error {
 			return f, err
 		}
 		for _, gi := range append(active, ended...) {
-			es, err := mailEntries(gi)
+			g, err := replay([]byte(gi.Record))
 			if err != nil {
 				s.log.Warn("a game by mail does not replay", "game", gi.ID, "err", err)
 				continue
 			}
+			es := mailEntries(gi, g)
 			f.entries = append(f.entries, es[len(es)-1])
 		}
 		return f, nil
@@ -304,10 +306,11 @@ func (s *Site) liveGameFeed(w http.ResponseWriter, r *http.Request) error {
 		if gi.Status == mailgames.Invited || gi.Status == mailgames.Declined || gi.Status == mailgames.Cancelled {
 			return feed{}, &notFound{fmt.Sprintf("game %d by mail is %s: there is nothing to follow", id, gi.Status)}
 		}
-		es, err := mailEntries(gi)
+		g, err := replay([]byte(gi.Record))
 		if err != nil {
 			return feed{}, fmt.Errorf("game by mail %d: %w", id, err)
 		}
+		es := mailEntries(gi, g)
 		es = es[max(0, len(es)-maxFeedEntries):]
 		page := "/live/" + strconv.FormatInt(id, 10)
 		// The first entry's title is the game's name: "IceSickle by mail #1: ada – bob".
@@ -384,10 +387,7 @@ func (s *Site) playerFeed(w http.ResponseWriter, r *http.Request) error {
 			if !slices.ContainsFunc(displayNames(g.Record.Players()), func(n string) bool { return names[nameKey(n)] }) {
 				continue
 			}
-			es, err := mailEntries(gi)
-			if err != nil {
-				return f, err
-			}
+			es := mailEntries(gi, g)
 			f.entries = append(f.entries, es[len(es)-1])
 		}
 		return f, nil
@@ -400,14 +400,10 @@ func nameKey(n string) string { return strings.ToLower(strings.Join(strings.Fiel
 
 // mailEntries are a game by mail's events, oldest first: its start, each
 // move, and its end when no move ended it (a resignation, a draw agreed,
-// a loss on time). The latest has the time of the game's last change;
+// a loss on time); g is its record replayed. The latest has the time of the game's last change;
 // the earlier ones, whose times the daemon does not keep, the day it
 // began.
-func mailEntries(gi mailgames.Game) ([]feedEntry, error) {
-	g, err := replay([]byte(gi.Record))
-	if err != nil {
-		return nil, err
-	}
+func mailEntries(gi mailgames.Game, g *notation.Game) []feedEntry {
 	names := displayNames(g.Record.Players())
 	id := strconv.FormatInt(gi.ID, 10)
 	date, _ := g.Record.Tag("Date")
@@ -453,7 +449,7 @@ func mailEntries(gi mailgames.Game) ([]feedEntry, error) {
 	if !gi.Changed.IsZero() && gi.Changed.After(began) {
 		es[len(es)-1].at = gi.Changed
 	}
-	return es, nil
+	return es
 }
 
 func scoreWords(sc []int, names []string) string {
