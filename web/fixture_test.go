@@ -150,6 +150,17 @@ func newMailGames(t testing.TB) *mailGames {
 	return m
 }
 
+// started does what the daemon does at its start (pbem.Server.Resume):
+// among others, it notes the server's address, which the home page
+// shows.
+func (m *mailGames) started(t testing.TB) *mailGames {
+	t.Helper()
+	if err := m.srv.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 // mail hands the daemon a mail from who@club.test that its own mail
 // server vouches for (so a move in a new mail is played at once).
 func (m *mailGames) mail(t testing.TB, who, body string) {

@@ -25,7 +25,8 @@ import (
 // finds no serious or critical problem, in light and dark.
 
 // pageTypes are one page of every kind, in the club archive of
-// newTestSite with the games by mail of newMailGames, two regulars
+// newTestSite with the games by mail of newMailGames (its daemon
+// started, so the home page names its address), two regulars
 // (established ratings) and one game of four seats (fourSeats).
 func pageTypes(four int64) []struct{ name, path string } {
 	return []struct{ name, path string }{
@@ -135,7 +136,7 @@ const phoneJS = `(() => {
 
 func TestBrowserLayout(t *testing.T) {
 	bctx := browser(t)
-	ts, site, a := newTestSite(t, 60, newMailGames(t))
+	ts, site, a := newTestSite(t, 60, newMailGames(t).started(t))
 	regulars(t, a, 48)
 	four := fourSeats(t, site)
 	// ICEPOST_LAYOUT_SHOTS=DIR writes every page at every width there,
@@ -197,7 +198,7 @@ func TestBrowserAccessibility(t *testing.T) {
 		t.Skip(msg)
 	}
 	bctx := browser(t)
-	ts, site, a := newTestSite(t, 60, newMailGames(t))
+	ts, site, a := newTestSite(t, 60, newMailGames(t).started(t))
 	regulars(t, a, 48)
 	four := fourSeats(t, site)
 	ctx := tab(t, bctx)

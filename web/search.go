@@ -50,6 +50,16 @@ type homePage struct {
 	Form  searchForm
 	Total int
 	Kinds []archive.SeatStats
+	Play  howToPlay
+}
+
+// howToPlay is what the home page says of playing: by mail, and
+// against the bot, on the server whose games the site shows; without
+// one, how to start one.
+type howToPlay struct {
+	Mail    bool   // the site shows a mail daemon's games
+	Address string // the server's address; "" when its daemon has not noted it
+	Games   string // the games a challenge names
 }
 
 func (s *Site) home(w http.ResponseWriter, r *http.Request) error {
@@ -67,6 +77,13 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) error {
 	hp := homePage{Form: newSearchForm(search{sort: "newest", per: 50, page: 1}), Kinds: st.Kinds}
 	for _, k := range st.Kinds {
 		hp.Total += k.Games
+	}
+	hp.Play = howToPlay{Mail: s.mail != nil, Games: strings.Join(games.Names(), ", ")}
+	if s.mail != nil {
+		// The page does without the address rather than fail.
+		if hp.Play.Address, err = s.mail.Address(r.Context()); err != nil {
+			s.log.Warn("reading the server's address", "err", err)
+		}
 	}
 	return s.ok(w, r, "home", "icepost", hp)
 }

@@ -48,6 +48,10 @@ type MailGames interface {
 	Game(ctx context.Context, id int64) (mailgames.Game, error)
 	// Revision changes whenever a game does.
 	Revision(ctx context.Context) (string, error)
+	// Finished lists the games that ended since a time, the last first.
+	Finished(ctx context.Context, since time.Time) ([]mailgames.Game, error)
+	// Address is the server's own address; "" when unknown.
+	Address(ctx context.Context) (string, error)
 }
 
 // Site is the web site over one archive and, optionally, one mail
@@ -96,12 +100,16 @@ func (s *Site) Handler() http.Handler {
 	page("GET /search/records", s.searchRecords)
 	page("GET /game/{id}", s.game)
 	page("GET /game/{id}/record", s.gameRecord)
+	page("GET /game/{id}/feed", s.gameFeed)
 	page("GET /position", s.position)
 	page("GET /players", s.players)
 	page("GET /player/{name}", s.player)
+	page("GET /player/{name}/feed", s.playerFeed)
 	page("GET /ratings", s.ratingsPage)
 	page("GET /live", s.livePage)
 	page("GET /live/{id}", s.liveGame)
+	page("GET /live/feed", s.liveFeed)
+	page("GET /live/{id}/feed", s.liveGameFeed)
 	mux.HandleFunc("GET /live/events", s.liveEvents)
 	static, _ := fs.Sub(staticFiles, "static")
 	files := http.FileServerFS(static)
@@ -209,8 +217,9 @@ func cacheFor(d time.Duration, h http.Handler) http.Handler {
 // layout is what every page's frame shows.
 type layout struct {
 	Title       string
-	Description string // the meta description: what the page shows, for search engines and link previews
-	Nav         string // the section of the menu to mark
+	Description string    // the meta description: what the page shows, for search engines and link previews
+	Nav         string    // the section of the menu to mark
+	Feed        *feedLink // the page's Atom feed, nil for none
 	HasMail     bool
 	Games       []string
 	Page        any
@@ -230,7 +239,11 @@ func (s *Site) render(w http.ResponseWriter, r *http.Request, code int, name, ti
 	if d, ok := data.(describer); ok {
 		desc = d.description()
 	}
-	if err := t.ExecuteTemplate(buf, "layout", layout{Title: title, Description: desc, Nav: nav, HasMail: s.mail != nil, Games: games.Names(), Page: data}); err != nil {
+	var feed *feedLink
+	if f, ok := data.(feeder); ok {
+		feed = f.Feed()
+	}
+	if err := t.ExecuteTemplate(buf, "layout", layout{Title: title, Description: desc, Nav: nav, Feed: feed, HasMail: s.mail != nil, Games: games.Names(), Page: data}); err != nil {
 		s.log.Error("template failed", "page", name, "err", err)
 		http.Error(w, "the page could not be made", http.StatusInternalServerError)
 		return

@@ -396,3 +396,32 @@ func TestPageFrame(t *testing.T) {
 		t.Errorf("/live/1 links to a player page: %s", between(body, `<ul class="players">`, "</ul>"))
 	}
 }
+
+// TestHowToPlay: the home page says how to play by mail and against the
+// bot on the server whose games it shows, and without one how to start
+// one.
+func TestHowToPlay(t *testing.T) {
+	bare, _, _ := newTestSite(t, 4, nil)
+	m := newMailGames(t)
+	ts, _, _ := newTestSite(t, 4, m)
+	how := func(base string) string {
+		_, body, _ := get(t, base, "/")
+		return between(body, "<h2>Play</h2>", "</ul>")
+	}
+	if h := how(bare.URL); !strings.Contains(h, "<code>icepost serve</code>") || !strings.Contains(h, "<code>challenge GAME bot</code>") {
+		t.Errorf("without games by mail:\n%s", h)
+	}
+	if h := how(ts.URL); !strings.Contains(h, "the server's address") || !strings.Contains(h, "<code>help</code>") {
+		t.Errorf("before the daemon noted its address:\n%s", h)
+	}
+	m.started(t)
+	h := how(ts.URL)
+	for _, want := range []string{`<a href="mailto:games@club.test">games@club.test</a>`, "<code>help</code>", "<code>challenge GAME bot</code>", "IceSickle"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("the lines lack %q:\n%s", want, h)
+		}
+	}
+	if strings.Contains(h, "icepost serve") {
+		t.Errorf("a site with a server says how to start one:\n%s", h)
+	}
+}

@@ -115,6 +115,11 @@ type Game struct {
 	Paused   bool          // the mover is on vacation
 	Record   string
 	Position string // the board after the last move, from seat 1's side
+	// Changed is when the game last changed hands or status (a move, an
+	// undo, its start or its end): while it runs, the time of its last
+	// move; once over, of its end. Zero for games that ended before the
+	// daemon kept it. The daemon keeps no time for earlier moves.
+	Changed time.Time
 }
 
 // Reader reads the games of one daemon's database. Every read runs in a
@@ -152,6 +157,23 @@ func (r *Reader) Game(ctx context.Context, id int64) (Game, error) {
 		return err
 	})
 	return g, err
+}
+
+// Finished lists the games that ended since t, the last ended first.
+func (r *Reader) Finished(ctx context.Context, since time.Time) ([]Game, error) {
+	return r.list(ctx, `SELECT id FROM pbem_games WHERE status = ? AND turn_started_at >= ? ORDER BY turn_started_at DESC, id DESC`,
+		Finished, since.Unix())
+}
+
+// Address is the server's own address, as the daemon notes it at each
+// start (pbem.Server.Resume); "" when no daemon has noted one.
+func (r *Reader) Address(ctx context.Context) (string, error) {
+	var a string
+	err := r.DB.QueryRowContext(ctx, `SELECT value FROM pbem_state WHERE key = 'address'`).Scan(&a)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return a, err
 }
 
 // Revision returns a value that changes whenever a game changes: a
@@ -214,6 +236,9 @@ func describe(ctx context.Context, q Querier, id int64, now time.Time) (Game, er
 	s := st.Play.Final()
 	g := Game{ID: id, Game: st.Play.Rules.Name(), Status: st.Status, Ply: st.Play.Ply(), Days: st.Days,
 		Record: st.Play.Record.String(), Position: s.Board(1)}
+	if st.TurnStarted.Unix() > 0 {
+		g.Changed = st.TurnStarted
+	}
 	for _, seat := range st.Seats {
 		g.Players = append(g.Players, seat.Address)
 	}

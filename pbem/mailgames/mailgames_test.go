@@ -205,3 +205,50 @@ func TestRevision(t *testing.T) {
 		t.Errorf("a move left the revision at %q", moved)
 	}
 }
+
+// TestChangedAndFinished: a game's Changed is the time of its last move
+// while it runs and of its end once over; Finished lists the games ended
+// since a time.
+func TestChangedAndFinished(t *testing.T) {
+	ctx := context.Background()
+	c := newClub(t)
+	c.mail(t, "ada", "challenge icesickle bob@club.test")
+	c.mail(t, "bob", "accept")
+	c.now = start.Add(time.Hour)
+	c.move(t, 1)
+	g, err := c.read.Game(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Changed.Equal(start.Add(time.Hour)) {
+		t.Errorf("after a move: Changed %v, want the move's time %v", g.Changed, start.Add(time.Hour))
+	}
+	c.now = start.Add(2 * time.Hour)
+	c.mail(t, "ada", "resign")
+	ended, err := c.read.Finished(ctx, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ended) != 1 || ended[0].ID != 1 || ended[0].Status != mailgames.Finished || !ended[0].Changed.Equal(c.now) {
+		t.Fatalf("Finished(since the start): %+v, want game 1 ended at %v", ended, c.now)
+	}
+	if later, err := c.read.Finished(ctx, c.now.Add(time.Second)); err != nil || len(later) != 0 {
+		t.Errorf("Finished(after its end): %v, %v; want none", later, err)
+	}
+}
+
+// TestAddress: the server's address is what the daemon notes at its
+// start; "" before.
+func TestAddress(t *testing.T) {
+	ctx := context.Background()
+	c := newClub(t)
+	if a, err := c.read.Address(ctx); err != nil || a != "" {
+		t.Errorf("before the daemon's start: %q, %v; want none", a, err)
+	}
+	if err := c.srv.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := c.read.Address(ctx); err != nil || a != "games@club.test" {
+		t.Errorf("after: %q, %v; want games@club.test", a, err)
+	}
+}
