@@ -4,79 +4,45 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"html"
 	"runtime/debug"
-	"strings"
 
 	"icepost/notation"
 	"icepost/render"
 	"icepost/rules"
 )
 
-// boardHTML gives a board mail its HTML part: the board as an inline PNG
-// (alt text saying the position in words), the scores and whose turn it
-// is beside it, what to do next, and the position code in a block of its
-// own; readable on a phone (the picture scales to the width). No SVG:
-// major webmail clients block it. A game that does not describe its
-// positions keeps the text board in a <pre>.
-func (h *handling) boardHTML(m *outMail, g *game, seatNo int, news, clock, next string) {
+// boardImage is the picture a board mail shows in place of board, the
+// text board of g as seatNo sees it: the PNG of boardPicture, with alt
+// text that says the position in words. No SVG: major webmail clients
+// block it. A game that does not describe its positions, or a picture
+// that failed, leaves the text board in the HTML.
+func (h *handling) boardImage(g *game, seatNo int, board string) *mailPicture {
 	p, ok := h.boardPicture(g, seatNo)
+	return h.mailPicture(p, ok, board, fmt.Sprintf("board-%d-%d-%d", g.id, g.ply(), seatNo), fmt.Sprintf("icepost-game-%d-move-%d.png", g.id, g.ply()))
+}
+
+// mailPicture is p drawn, in place of board; cid (made unique here) and
+// name name its image.
+func (h *handling) mailPicture(p boardPic, ok bool, board, cid, name string) *mailPicture {
+	pic := &mailPicture{Board: board}
 	if !ok {
-		return
+		return pic
 	}
-	s, d, opts, names := g.state(), p.d, p.opts, p.names
 	png, err := h.picture(p)
 	if err != nil {
-		return // the <pre> board stays
+		return pic // the text board stays
 	}
-	alt := render.Describe(d, opts...)
-	cid := fmt.Sprintf("board-%d-%d-%d.%s@%s", g.id, g.ply(), seatNo, randomID(), h.s.domain())
-	m.Inline = []inlineImage{{ContentID: cid, Name: fmt.Sprintf("icepost-game-%d-move-%d.png", g.id, g.ply()), Type: "image/png", Data: png}}
-
-	esc := func(t string) string {
-		return strings.ReplaceAll(html.EscapeString(strings.TrimRight(t, "\n")), "\n", "<br>\n")
-	}
-	var b strings.Builder
-	b.WriteString(`<!DOCTYPE html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="margin: 0; padding: 8px; font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; font-size: 15px; line-height: 1.45; color: #222">
-`)
-	fmt.Fprintf(&b, "<p style=\"margin: 0 0 8px\"><b>%s</b><br>\n", esc(g.title()))
-	for i, st := range g.seats {
-		fmt.Fprintf(&b, "seat %d: %s &lt;%s&gt;<br>\n", i+1, html.EscapeString(st.name), html.EscapeString(st.address))
-	}
-	b.WriteString("</p>\n")
-	if news != "" {
-		fmt.Fprintf(&b, "<p style=\"margin: 0 0 8px\">%s</p>\n", esc(news))
-	}
-	fmt.Fprintf(&b, "<img src=\"cid:%s\" alt=\"%s\" width=\"%d\" style=\"display: block; width: 100%%; max-width: %dpx; height: auto; border: 0\">\n",
-		cid, html.EscapeString(alt), pngWidth(png), pngWidth(png))
-	b.WriteString("<p style=\"margin: 8px 0\">")
-	if sc := s.Scores(); sc != nil {
-		var parts []string
-		for i, v := range sc {
-			parts = append(parts, fmt.Sprintf("%s %d", html.EscapeString(names[i]), v))
-		}
-		b.WriteString("Scores: " + strings.Join(parts, ", ") + "<br>\n")
-	}
-	fmt.Fprintf(&b, "Moves played: %d", g.ply())
-	if clock != "" {
-		b.WriteString("<br>\n" + esc(clock))
-	}
-	b.WriteString("</p>\n")
-	fmt.Fprintf(&b, "<p style=\"margin: 8px 0\"><b>%s</b></p>\n", esc(next))
-	fmt.Fprintf(&b, "<p style=\"margin: 8px 0 2px\">Position code:</p>\n<div style=\"font-family: Menlo, Consolas, 'DejaVu Sans Mono', monospace; font-size: 13px; word-break: break-all; overflow-wrap: anywhere; background: #f4efe6; padding: 6px 8px\">%s</div>\n", html.EscapeString(s.Code()))
-	b.WriteString("</body></html>\n")
-	m.HTML = b.String()
+	pic.Alt = render.Describe(p.d, p.opts...)
+	pic.Image = inlineImage{ContentID: cid + "." + randomID() + "@" + h.s.domain(), Name: name, Type: "image/png", Data: png}
+	return pic
 }
 
 // boardPic is the picture of a board mail: what to draw, and a key that
 // names it.
 type boardPic struct {
-	d     rules.Diagram
-	opts  []render.Option
-	names []string
-	key   string
+	d    rules.Diagram
+	opts []render.Option
+	key  string
 }
 
 // boardPicture is the picture of g's board as seatNo sees it (an
@@ -93,10 +59,6 @@ func (h *handling) boardPicture(g *game, seatNo int) (boardPic, bool) {
 	if !ok {
 		return boardPic{}, false
 	}
-	names := make([]string, len(g.seats))
-	for i, st := range g.seats {
-		names[i] = st.name
-	}
 	if g.status != statusActive && !d.Over {
 		// Ended off the board (resigned, agreed, lost on time): the
 		// picture says the result, and no one is to move.
@@ -105,7 +67,15 @@ func (h *handling) boardPicture(g *game, seatNo int) (boardPic, bool) {
 			d.Over, d.Winner = true, w
 		}
 	}
-	title := fmt.Sprintf("%s #%d", g.gameName(), g.id)
+	return g.drawing(d, fmt.Sprintf("%s #%d", g.gameName(), g.id))
+}
+
+// drawing is what to draw of d, a position of g, under title.
+func (g *game) drawing(d rules.Diagram, title string) (boardPic, bool) {
+	names := make([]string, len(g.seats))
+	for i, st := range g.seats {
+		names[i] = st.name
+	}
 	key, err := json.Marshal(struct {
 		D     rules.Diagram
 		Names []string
@@ -114,7 +84,7 @@ func (h *handling) boardPicture(g *game, seatNo int) (boardPic, bool) {
 	if err != nil {
 		return boardPic{}, false
 	}
-	return boardPic{d: d, opts: []render.Option{render.Names(names...), render.Title(title)}, names: names, key: string(key)}, true
+	return boardPic{d: d, opts: []render.Option{render.Names(names...), render.Title(title)}, key: string(key)}, true
 }
 
 // pictureJob is a picture being drawn.

@@ -51,7 +51,7 @@ func mailParts(t *testing.T, raw []byte) parts {
 }
 
 // A board mail's HTML shows the board as an inline PNG that the mail
-// carries, with alt text, scores and the position code; its text part
+// carries, with alt text and the position code; its text part
 // keeps the text board, every line under 78 characters.
 func TestBoardMailPicture(t *testing.T) {
 	w := newWorld(t)
@@ -82,13 +82,13 @@ func TestBoardMailPicture(t *testing.T) {
 				t.Errorf("%s: the picture takes %d bytes", who, len(img))
 			}
 		}
-		for _, want := range []string{`name="viewport"`, `alt="IceSickle`, "Position code:"} {
+		for _, want := range []string{`name="viewport"`, `alt="IceSickle`, "Position: IceSickle "} {
 			if !strings.Contains(p.html, want) {
 				t.Errorf("%s: the HTML lacks %q:\n%s", who, want, p.html)
 			}
 		}
-		if strings.Contains(p.html, "<pre") || strings.Contains(p.html, "<svg") {
-			t.Errorf("%s: the HTML has a <pre> or an SVG", who)
+		if strings.Contains(p.html, "+---+") || strings.Contains(p.html, "<svg") {
+			t.Errorf("%s: the HTML has the text board or an SVG", who)
 		}
 		if !strings.Contains(p.text, "+---+") {
 			t.Errorf("%s: the text part has no text board:\n%s", who, p.text)

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"html"
 	"mime"
 	"net/mail"
 	"strings"
@@ -17,10 +16,10 @@ import (
 	"icepost/pbem/mailread"
 )
 
-// outMail is one mail to send: plain text; an HTML part, which is the
-// same text in a <pre> (so that proportional fonts keep a text board
-// lined up) unless the mail brings its own HTML and inline images (a
-// board mail: the board as a picture); and attachments.
+// outMail is one mail to send: its text, the picture of a position
+// when it shows one, and attachments. Its text part and its HTML part
+// both come from Text and Picture, read one way (mailbody.go), so that
+// every kind of mail has the layout of a board mail.
 type outMail struct {
 	From       string // the server's address
 	FromName   string
@@ -30,11 +29,13 @@ type outMail struct {
 	MessageID  string // without angle brackets
 	InReplyTo  string
 	References []string
-	Text       string
-	// HTML, when set, is the HTML part, and Inline the images it shows
-	// (src="cid:..."): they go with it in a multipart/related.
-	HTML        string
-	Inline      []inlineImage
+	// Text is what the mail says, by the rules of mailbody.go: lines of
+	// prose may be long (the text part wraps them), the first line is a
+	// short sentence or a title.
+	Text string
+	// Picture, when set, is the board the HTML part shows in place of
+	// the text board in Text.
+	Picture     *mailPicture
 	Attachments []attachment
 	Date        time.Time
 	// Reply is set for replies to a player's mail (RFC 3834
@@ -72,11 +73,11 @@ const (
 //
 //	multipart/mixed                  only with attachments
 //	  multipart/alternative
-//	    text/plain
-//	    text/html                    the text in a <pre>, or
-//	    multipart/related            the mail's own HTML
+//	    text/plain                   the text, wrapped (textPart)
+//	    text/html                    the text as HTML (bodyHTML), or
+//	    multipart/related            with the picture:
 //	      text/html
-//	      image/png ...              inline, by Content-ID
+//	      image/png                  inline, by Content-ID
 //	  text/plain ...                 attachments, by file name
 //
 // Text goes quoted-printable (lines of at most 76 characters, whatever
@@ -175,23 +176,27 @@ func (m *outMail) writeMixed(w *message.Writer) error {
 }
 
 // writeAlternative writes the text and the HTML as parts of w, a
-// multipart/alternative: the HTML is the text in a <pre> unless the mail
-// has its own (writeRelated).
+// multipart/alternative: both from the mail's text, read once; the HTML
+// with its picture in a multipart/related (writeRelated).
 func (m *outMail) writeAlternative(w *message.Writer) error {
-	if err := writePart(w, []byte(m.Text), "Content-Transfer-Encoding", qp, "Content-Type", textType); err != nil {
+	board := ""
+	if m.Picture != nil {
+		board = m.Picture.Board
+	}
+	lines := readBody(headline(m.Text, m.Subject), board)
+	if err := writePart(w, []byte(textPart(lines)), "Content-Transfer-Encoding", qp, "Content-Type", textType); err != nil {
 		return err
 	}
-	if m.HTML != "" {
-		return m.writeRelated(w)
+	body := bodyHTML(lines, m.Picture)
+	if m.Picture != nil && m.Picture.Image.Data != nil {
+		return writeRelated(w, body, m.Picture.Image)
 	}
-	pre := "<!DOCTYPE html><html><body><pre style=\"font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 14px; line-height: 1.2\">" +
-		html.EscapeString(m.Text) + "</pre></body></html>\n"
-	return writePart(w, []byte(pre), "Content-Transfer-Encoding", qp, "Content-Type", htmlType)
+	return writePart(w, []byte(body), "Content-Transfer-Encoding", qp, "Content-Type", htmlType)
 }
 
-// writeRelated writes the HTML part and its inline images as one
+// writeRelated writes the HTML part and the image it shows as one
 // multipart/related part of w (RFC 2387), the HTML first.
-func (m *outMail) writeRelated(w *message.Writer) error {
+func writeRelated(w *message.Writer, body string, img inlineImage) error {
 	// The type parameter first, as RFC 2387 writes it (go-message would
 	// sort it after the boundary).
 	h, err := newHeader("Content-Type", `multipart/related; type="text/html"; boundary="`+newBoundary()+`"`)
@@ -202,17 +207,15 @@ func (m *outMail) writeRelated(w *message.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writePart(rel, []byte(m.HTML), "Content-Transfer-Encoding", qp, "Content-Type", htmlType); err != nil {
+	if err := writePart(rel, []byte(body), "Content-Transfer-Encoding", qp, "Content-Type", htmlType); err != nil {
 		return err
 	}
-	for _, img := range m.Inline {
-		if err := writePart(rel, img.Data,
-			"Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": img.Name}),
-			"Content-ID", "<"+img.ContentID+">",
-			"Content-Transfer-Encoding", "base64",
-			"Content-Type", mime.FormatMediaType(img.Type, map[string]string{"name": img.Name})); err != nil {
-			return err
-		}
+	if err := writePart(rel, img.Data,
+		"Content-Disposition", mime.FormatMediaType("inline", map[string]string{"filename": img.Name}),
+		"Content-ID", "<"+img.ContentID+">",
+		"Content-Transfer-Encoding", "base64",
+		"Content-Type", mime.FormatMediaType(img.Type, map[string]string{"name": img.Name})); err != nil {
+		return err
 	}
 	return rel.Close()
 }

@@ -121,23 +121,28 @@ var composeDate = time.Date(2026, 11, 22, 12, 0, 5, 0, time.FixedZone("", 3600))
 
 // A board mail: text and HTML as alternatives, the HTML with the board
 // as an inline PNG in a multipart/related, and the game record attached;
-// every header as before, the picture and the record back byte for byte.
+// every header as before, the picture and the record back byte for byte;
+// the text part wrapped, the text board and the code kept as they are.
 func TestComposeBoardMail(t *testing.T) {
 	pic := testPNG(t)
 	record := "[Game \"IceSickle\"]\n[Result \"*\"]\n\n1. L@c3 S@d4 *\n"
+	board := "    a   b\n  +---+---+\n2 |   | L | 2\n  +---+---+\n"
 	text := "IceSickle game 7\n  seat 1: ada <ada@club.test>\n\n" +
-		strings.Repeat("a long line of the text board, ", 8) + "\n" +
-		"Position: " + strings.Repeat("x", 120) + "\ntrailing space \nend é\n"
-	htm := "<!DOCTYPE html>\n<html><body><p>" + strings.Repeat("a long line of HTML &lt;b&gt; ", 10) +
-		"</p>\n<img src=\"cid:board-7-3-1.0011@club.test\" alt=\"the board\">\n</body></html>\n"
+		strings.Repeat("a long line of news, ", 6) + "\n\n" + board + "\n" +
+		"Position code:\n    " + strings.Repeat("x", 74) + "\ntrailing space \nend é\n"
+	wantText := "IceSickle game 7\n  seat 1: ada <ada@club.test>\n\n" +
+		"a long line of news, a long line of news, a long line of news, a long line\n" +
+		"of news, a long line of news, a long line of news,\n\n" + board + "\n" +
+		"Position code:\n    " + strings.Repeat("x", 74) + "\ntrailing space\nend é\n"
 	m := &outMail{
 		From: "games@club.test", FromName: "icepost",
 		To: "ada@club.test", ReplyTo: "games+m7tok@club.test",
 		Subject:   "icepost: IceSickle game 7, ada to move",
 		MessageID: "m7tok.00aa@club.test", InReplyTo: "icepost-game-7-1@club.test",
 		References: []string{"icepost-game-7-1@club.test"},
-		Text:       text, HTML: htm,
-		Inline:      []inlineImage{{ContentID: "board-7-3-1.0011@club.test", Name: "icepost-game-7-move-3.png", Type: "image/png", Data: pic}},
+		Text:       text,
+		Picture: &mailPicture{Board: board, Alt: "the board <L on b2>",
+			Image: inlineImage{ContentID: "board-7-3-1.0011@club.test", Name: "icepost-game-7-move-3.png", Type: "image/png", Data: pic}},
 		Attachments: []attachment{{Name: "icepost-game-7.txt", Type: "text/plain", Data: []byte(record)}},
 		Date:        composeDate,
 	}
@@ -183,8 +188,8 @@ func TestComposeBoardMail(t *testing.T) {
 	for i, want := range []struct {
 		ct, cte, disp, body string
 	}{
-		{"text/plain; charset=utf-8", "quoted-printable", "", crlf(text)},
-		{"text/html; charset=utf-8", "quoted-printable", "", crlf(htm)},
+		{"text/plain; charset=utf-8", "quoted-printable", "", crlf(wantText)},
+		{"text/html; charset=utf-8", "quoted-printable", "", string(leaves[1].body)},
 		{"image/png; name=icepost-game-7-move-3.png", "base64", "inline; filename=icepost-game-7-move-3.png", string(pic)},
 		{"text/plain; charset=utf-8", "quoted-printable", "attachment; filename=icepost-game-7.txt", crlf(record)},
 	} {
@@ -201,6 +206,16 @@ func TestComposeBoardMail(t *testing.T) {
 		if string(l.body) != want.body {
 			t.Errorf("part %d (%s) does not come back as written:\n got %q\nwant %q", i, want.ct, l.body, want.body)
 		}
+	}
+	htm := string(leaves[1].body)
+	for _, want := range []string{`name="viewport"`, `<img src="cid:board-7-3-1.0011@club.test" alt="the board &lt;L on b2&gt;" width="40"`,
+		"<b>IceSickle game 7</b>", ">seat 1: ada &lt;ada@club.test&gt;</div>", strings.Repeat("x", 74) + "</pre>"} {
+		if !strings.Contains(htm, want) {
+			t.Errorf("the HTML lacks %q:\n%s", want, htm)
+		}
+	}
+	if strings.Contains(htm, "+---+") {
+		t.Errorf("the HTML shows the text board beside its picture:\n%s", htm)
 	}
 	if got := leaves[2].header.Get("Content-Id"); got != "<board-7-3-1.0011@club.test>" {
 		t.Errorf("the picture's Content-ID: %q", got)
@@ -240,13 +255,13 @@ func TestComposeBoardMail(t *testing.T) {
 	}
 	if !msg.Auto || msg.From != "games@club.test" || msg.MessageID != m.MessageID ||
 		msg.InReplyTo != m.InReplyTo || fmt.Sprint(msg.References) != "[icepost-game-7-1@club.test]" ||
-		!strings.Contains(msg.Text, "Position: xxxx") {
+		!strings.Contains(msg.Text, "Position code:\n    xxxx") {
 		t.Errorf("mailread: auto %v (%s), from %q, id %q, in-reply-to %q, references %v, text:\n%s",
 			msg.Auto, msg.AutoReason, msg.From, msg.MessageID, msg.InReplyTo, msg.References, msg.Text)
 	}
 }
 
-// A plain reply: text and the text in a <pre> as alternatives, no
+// A plain reply: text and HTML as alternatives, both from the text, no
 // attachments; auto-replied; no Reply-To, In-Reply-To or References when
 // it has none.
 func TestComposeReply(t *testing.T) {
@@ -278,9 +293,8 @@ func TestComposeReply(t *testing.T) {
 	if string(leaves[0].body) != crlf(text) {
 		t.Errorf("text:\n got %q\nwant %q", leaves[0].body, crlf(text))
 	}
-	pre := "<pre style=\"font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 14px; line-height: 1.2\">" +
-		crlf("Moves you can make: L@c3 &lt;or&gt; S@d4 &amp; more\n"+strings.Repeat("0123456789", 12)+"\n") + "</pre>"
-	if html := string(leaves[1].body); !strings.HasPrefix(html, "<!DOCTYPE html><html><body>"+pre) {
+	if html := string(leaves[1].body); !strings.Contains(html, `<meta name="viewport"`) ||
+		!strings.Contains(html, "<b>Moves you can make: L@c3 &lt;or&gt; S@d4 &amp; more</b><br>\r\n"+strings.Repeat("0123456789", 12)) {
 		t.Errorf("HTML:\n%s", html)
 	}
 	for i, l := range leaves {

@@ -34,7 +34,7 @@ func (w *world) wantLast(user string, wants ...string) got {
 	w.t.Helper()
 	m := w.last(user)
 	for _, want := range wants {
-		if !strings.Contains(m.text, want) {
+		if !strings.Contains(flat(m.text), flat(want)) { // lines wrapped anywhere
 			w.t.Fatalf("%s's last mail lacks %q:\n%s", user, want, m.text)
 		}
 	}

@@ -265,8 +265,8 @@ func (h *handling) replyProof(c mailread.Command, ne *proofError) error {
 	if err != nil || !ok {
 		return err
 	}
-	text := fmt.Sprintf("Your mail said %q, but %s, so nothing was done.\n\nIf you sent it, reply to this mail with the same line:\n\n    %s\n", c.String(), ne.why, c.String())
-	m := h.addressMail("icepost: please confirm "+strconv.Quote(c.Verb), wrapLines(text, 76))
+	text := fmt.Sprintf("Please confirm: nothing was done yet.\n\nYour mail said %q, but %s.\n\nIf you sent it, reply to this mail with the same line:\n\n    %s\n", c.String(), ne.why, c.String())
+	m := h.addressMail("icepost: please confirm "+strconv.Quote(c.Verb), text)
 	m.Reply = true
 	h.threadReply(m)
 	h.send(m)
@@ -293,7 +293,13 @@ func (h *handling) replyError(line string, ue *userError) error {
 	if ue.flow {
 		kind = flowAnswer
 	}
-	return h.limitedReply(to, kind, "about your command "+strconv.Quote(line), ue.msg, ue.game, ue.seat)
+	text := ue.msg
+	if ue.game == nil {
+		// No board to head the answer: a short first line says what it
+		// is about.
+		text = fmt.Sprintf("Your command %q was not done: %s", line, text)
+	}
+	return h.limitedReply(to, kind, "about your command "+strconv.Quote(line), text, ue.game, ue.seat)
 }
 
 // errorReply sends an error reply within the per-address limit.

@@ -78,14 +78,19 @@ func movesText(s rules.State, seat int, cell string) string {
 		fmt.Fprintf(&b, "Your legal moves (%d), by the piece that moves:\n", len(legal))
 	}
 	slices.Sort(order)
-	example := ""
+	example, width := "", 0
+	for _, k := range order {
+		width = max(width, len(k)+1)
+	}
 	for _, k := range order {
 		toks := groups[k]
 		slices.Sort(toks)
 		if example == "" {
 			example = toks[0]
 		}
-		b.WriteString(wrapIndented("  "+k+": ", strings.Join(toks, " "), 76))
+		// A term and its text (mailbody.go): the text part wraps the
+		// moves under the first.
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, k+":", strings.Join(toks, " "))
 	}
 	if example != "" {
 		fmt.Fprintf(&b, "To play one, reply to this mail with it on the first line (like %s).\n", example)
@@ -93,29 +98,10 @@ func movesText(s rules.State, seat int, cell string) string {
 	return b.String()
 }
 
-// wrapIndented writes text after head, wrapped at width with the
-// following lines indented as far as head.
-func wrapIndented(head, text string, width int) string {
-	indent := strings.Repeat(" ", len(head))
-	var b strings.Builder
-	line := head
-	for _, w := range strings.Fields(text) {
-		if len(line) > len(head) && len(line)+1+len(w) > width {
-			b.WriteString(strings.TrimRight(line, " ") + "\n")
-			line = indent
-		}
-		if len(line) > len(head) {
-			line += " "
-		}
-		line += w
-	}
-	return b.String() + line + "\n"
-}
-
 func (h *handling) history(r *request) error {
 	g := r.g
 	rec := g.record().String()
-	m := h.boardMail(g, r.seat, "The record of the game so far (also attached):\n\n"+rec, "")
+	m := h.boardMail(g, r.seat, "The record of the game so far (also attached):\n\n"+recordBlock(rec), "")
 	m.Attachments = []attachment{recordAttachment(g)}
 	h.threadReply(m)
 	h.send(m)
@@ -133,14 +119,16 @@ func (h *handling) listGames(*request) error {
 	}
 	var b strings.Builder
 	if len(ids) == 0 {
-		b.WriteString("You have no games in progress. Start one with: challenge GAME ADDRESS\n")
+		b.WriteString("You have no games in progress.\nStart one with: challenge GAME ADDRESS (or bot, to play the server)\n")
+	} else {
+		fmt.Fprintf(&b, "Your games in progress (%d):\n", len(ids))
 	}
 	for _, id := range ids {
 		g, err := h.loadGame(id)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "%s: ", g.title())
+		fmt.Fprintf(&b, "  %s: ", g.title())
 		switch {
 		case g.status == statusInvited:
 			b.WriteString("waiting for players to accept\n")
@@ -149,6 +137,9 @@ func (h *handling) listGames(*request) error {
 		default:
 			fmt.Fprintf(&b, "%s to move (move %d)%s\n", g.seats[g.state().ToMove()-1].name, g.ply()+1, h.timeLeft(g))
 		}
+	}
+	if len(ids) > 0 {
+		b.WriteString("\nTo play, reply to the latest board mail of a game.\n")
 	}
 	m := h.addressMail("icepost: your games", b.String())
 	m.Reply = true
@@ -199,4 +190,44 @@ func (h *handling) observe(r *request) error {
 	h.threadReply(m)
 	h.send(m)
 	return nil
+}
+
+// recordBlock is a game's record as code in a mail (mailbody.go):
+// indented, its movetext refilled so that no line passes the text part's
+// width (the record's own lines may be one longer). A move number stays
+// with its move; a line with a ";" comment, which runs to the line's end,
+// and a tag stay as they are.
+func recordBlock(rec string) string {
+	const width = textMax - codeIndent
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(rec, "\n"), "\n") {
+		if len(line) > width && !strings.HasPrefix(line, "[") && !strings.Contains(line, ";") {
+			var words []string
+			for _, w := range strings.Fields(line) {
+				if n := len(words); n > 0 && strings.HasSuffix(words[n-1], ".") && strings.Trim(words[n-1], "0123456789.") == "" {
+					words[n-1] += " " + w
+					continue
+				}
+				words = append(words, w)
+			}
+			line = ""
+			for _, w := range words {
+				switch {
+				case line == "":
+					line = w
+				case len(line)+1+len(w) > width:
+					b.WriteString("    " + line + "\n")
+					line = w
+				default:
+					line += " " + w
+				}
+			}
+		}
+		if line == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString("    " + line + "\n")
+	}
+	return b.String()
 }

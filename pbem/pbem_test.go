@@ -216,7 +216,7 @@ func scenarioStaleReplyAndWrongTurn(t *testing.T, w *world) {
 	// bob replies to his old board (from before ada's move) with a move
 	w.deliver(w.reply("bob", w.inbox("bob")[1], "M@a1"))
 	w.step()
-	if got := w.last("bob").text; !strings.Contains(got, "the game has gone on to move 1 since") {
+	if got := w.last("bob").text; !strings.Contains(flat(got), "the game has gone on to move 1 since") {
 		t.Fatalf("stale reply answer:\n%s", got)
 	}
 	// ada answers her own new board although it is bob's turn

@@ -17,6 +17,8 @@ func (h *handling) preview(r *request) error {
 		return userErrorf(g, "game %d is %s.", g.id, g.status)
 	}
 	st := g.state()
+	var prev rules.State
+	var last rules.Move
 	var played []string
 	for _, tk := range toks {
 		if st.Outcome().Over {
@@ -27,18 +29,26 @@ func (h *handling) preview(r *request) error {
 			return &userError{msg: fmt.Sprintf("preview: %v.", err), game: g, seat: seatNo}
 		}
 		played = append(played, st.FormatMove(m))
-		st = next
+		prev, last, st = st, m, next
 	}
 	m := h.threadMail(g, seatNo, replyToken{kind: 'm', game: g.id, seat: seatNo, ply: g.ply()})
 	var b strings.Builder
 	b.WriteString(g.title() + "\n\n")
-	fmt.Fprintf(&b, "PREVIEW, as you asked: the board after %s. These moves are not played; the game is still at move %d.\n\n", strings.Join(played, " "), g.ply())
-	b.WriteString(st.Board(seatNo))
-	fmt.Fprintf(&b, "Position: %s\n", st.Code())
+	fmt.Fprintf(&b, "PREVIEW of the board after %s, as you asked.\nThese moves are not played: the game is still at move %d.\n\n", strings.Join(played, " "), g.ply())
+	board := st.Board(seatNo)
+	b.WriteString(board + "\n")
 	if g.state().ToMove() == seatNo {
-		fmt.Fprintf(&b, "\nTo play %s, reply to this mail with it.\n", played[0])
+		fmt.Fprintf(&b, "To play %s, reply to this mail with it on the first line.\n\n", played[0])
 	}
+	b.WriteString(codeBlock(st.Code()))
 	m.Text = b.String()
+	// The picture of the previewed position, its last move marked, and
+	// "preview" in its title, so that it is never taken for the board.
+	p, ok := boardPic{}, false
+	if d, drawable := rules.DiagramOf(st, seatNo, prev, last); drawable {
+		p, ok = g.drawing(d, fmt.Sprintf("%s #%d, preview", g.gameName(), g.id))
+	}
+	m.Picture = h.mailPicture(p, ok, board, fmt.Sprintf("preview-%d-%d-%d", g.id, g.ply(), seatNo), fmt.Sprintf("icepost-game-%d-preview.png", g.id))
 	m.Reply = true
 	h.threadReply(m)
 	h.send(m)

@@ -47,9 +47,9 @@ func (h *handling) threadMail(g *game, seatNo int, tok replyToken) *outMail {
 }
 
 // boardMail is the board as a seat (or an observer, seatNo 0 with to set)
-// sees it: news first, the board from their side, the position code, and
-// what to do next. The text part has the text board; the HTML part the
-// board as a picture (boardHTML).
+// sees it: the game and its players, news, the board from their side,
+// the clock, what to do next, and the position code. The HTML part shows
+// the board as a picture (boardImage) in place of the text board.
 func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 	var m *outMail
 	if seatNo > 0 {
@@ -65,22 +65,27 @@ func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 	}
 	b.WriteString("\n")
 	if news != "" {
-		b.WriteString(news + "\n\n")
+		b.WriteString(strings.TrimRight(news, "\n") + "\n\n")
 	}
-	b.WriteString(boardText(s, seatNo, g.status != statusActive))
-	if line := "Position: " + s.Code(); len(line) < 78 {
-		b.WriteString(line + "\n")
-	} else {
-		b.WriteString("Position (one line, broken here after a \"/\"):\n" + strings.Join(wrapCode(s.Code(), 76), "\n") + "\n")
-	}
+	board := boardText(s, seatNo, g.status != statusActive)
+	b.WriteString(board + "\n")
 	fmt.Fprintf(&b, "Moves played: %d\n", g.ply())
-	clock := h.clockLine(g, seatNo)
-	b.WriteString(clock + "\n")
-	next := h.nextStep(g, seatNo)
-	b.WriteString(wrapLines(next, 76))
+	b.WriteString(h.clockLine(g, seatNo) + "\n")
+	b.WriteString(h.nextStep(g, seatNo) + "\n")
+	b.WriteString(codeBlock(s.Code()))
 	m.Text = b.String()
-	h.boardHTML(m, g, seatNo, news, clock, next)
+	m.Picture = h.boardImage(g, seatNo, board)
 	return m
+}
+
+// codeBlock is a position code as the last lines of a mail: on one line
+// after "Position: " when it fits (scripts read it there, as the demo's
+// players do), else as code (mailbody.go), broken after a "/".
+func codeBlock(code string) string {
+	if line := "Position: " + code; len(line) <= textMax {
+		return line + "\n"
+	}
+	return "Position (one line, broken here after a \"/\"):\n    " + strings.Join(wrapCode(code, textWidth-codeIndent), "\n    ") + "\n"
 }
 
 // nextStep says what the reader of a board mail does next.
@@ -106,7 +111,7 @@ func (h *handling) nextStep(g *game, seatNo int) string {
 	}
 	b.WriteString(g.conditionsText(seatNo))
 	if seatNo > 0 && g.status == statusActive {
-		b.WriteString("Other commands: board, moves, history, draw, resign, undo, games, help.\n")
+		b.WriteString("\nOther commands: board, moves, history, draw, resign, undo, games, help.\n")
 	}
 	return b.String()
 }
