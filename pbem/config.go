@@ -33,6 +33,7 @@ type Config struct {
 	SecretFile   string    `toml:"secret_file"`   // or a file holding it
 	KeepSent     Duration  `toml:"keep_sent"`     // how long a sent mail's body is kept; default 720h
 	MetricsAddr  string    `toml:"metrics_addr"`  // where to serve /metrics and /healthz; empty: nowhere
+	WebURL       string    `toml:"web_url"`       // the public address of icepost web -config: board mails link to its play pages
 	Deadlines    Deadlines `toml:"deadlines"`     // time controls, vacations, digests
 	Bots         Bots      `toml:"bots"`          // the computer opponent
 	IMAP         struct {

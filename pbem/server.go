@@ -46,6 +46,10 @@ type Server struct {
 	// for every command that acts (proof.go). Empty: nobody is verified,
 	// and a reply token is the proof.
 	AuthServID string
+	// WebURL, when set, is the public address of the web site that plays
+	// (icepost web -config): board mails then carry each seat's link to
+	// its play page (webplay.go).
+	WebURL string
 	// DryRun: read and decide, log what would be done, change nothing.
 	DryRun bool
 	// Deadlines: time controls, vacations and digests (see clock.go).

@@ -109,6 +109,9 @@ func (h *handling) nextStep(g *game, seatNo int) string {
 			fmt.Fprintf(&b, "This position has stood on the board %d times: offer a draw (reply draw) and the bot accepts.\n", n)
 		}
 	}
+	if link := h.s.playLink(g.id, seatNo); link != "" && g.status == statusActive {
+		fmt.Fprintf(&b, "Or play in your browser: %s\n", link)
+	}
 	b.WriteString(g.conditionsText(seatNo))
 	if seatNo > 0 && g.status == statusActive {
 		b.WriteString("\nOther commands: board, moves, history, draw, resign, undo, games, help.\n")

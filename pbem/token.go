@@ -18,12 +18,13 @@ import (
 //	m12-1-5-abcdefghijklmnop   board mail: game 12, seat 1, ply 5
 //	i12-2-abcdefghijklmnop     invitation: game 12, seat 2
 //	g12-1-abcdefghijklmnop     the game's thread (the subject): game 12, seat 1
+//	w12-1-abcdefghijklmnop     the play page's capability (webplay.go): game 12, seat 1
 //
 // It travels in the Reply-To address (games+TOKEN@host), in the
 // Message-ID (<TOKEN.random@host>, so it survives in References) and, as
 // the g form, in the subject.
 type replyToken struct {
-	kind byte // 'm', 'i' or 'g'
+	kind byte // 'm', 'i', 'g' or 'w'
 	game int64
 	seat int
 	ply  int // 'm' only
@@ -70,7 +71,7 @@ func parseReplyToken(secret []byte, s string) (replyToken, bool) {
 	want := 2
 	if t.kind == 'm' {
 		want = 3
-	} else if t.kind != 'i' && t.kind != 'g' {
+	} else if t.kind != 'i' && t.kind != 'g' && t.kind != 'w' {
 		return replyToken{}, false
 	}
 	if len(parts) != want {

@@ -150,3 +150,25 @@ func TestConditionWithoutOrientation(t *testing.T) {
 		t.Errorf("bob's board:\n%s", b)
 	}
 }
+
+// With web_url, each board mail carries the seat's link to its play
+// page, in both parts; the link names that game and seat only.
+func TestBoardMailPlayLink(t *testing.T) {
+	w := newWorld(t)
+	w.srv.WebURL = "https://games.club.test/"
+	startGame(t, w)
+	b := w.last("ada")
+	text := strings.Join(strings.Fields(b.text), " ")
+	i := strings.Index(text, "https://games.club.test/play/")
+	if i < 0 || !strings.Contains(string(b.raw), "games.club.test/play/") {
+		t.Fatalf("ada's board has no play link:\n%s", b.text)
+	}
+	link := strings.Fields(text[i:])[0]
+	capability := strings.TrimPrefix(link, "https://games.club.test/play/")
+	if id, seat, err := w.srv.PlaySeat(capability); err != nil || id != 1 || seat != 1 {
+		t.Errorf("the link %s names game %d seat %d (%v), want 1 and 1", link, id, seat, err)
+	}
+	if _, _, err := w.srv.PlaySeat(strings.Replace(capability, "w1-1-", "w1-2-", 1)); err == nil {
+		t.Error("a capability with another seat passes")
+	}
+}

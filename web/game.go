@@ -44,6 +44,7 @@ type gameView struct {
 	Last      string
 	Text      string // the record, for the page's "record" section
 	ArchiveID int64
+	PlayForm  *playForm // the play page's form, nil elsewhere
 }
 
 type playerView struct {

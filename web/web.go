@@ -68,6 +68,10 @@ type Site struct {
 	// RequestTimeout bounds the work of one page (default 20s).
 	RequestTimeout time.Duration
 
+	// Play, when set, takes moves on the play pages (play.go); nil: the
+	// site only reads.
+	Play Player
+
 	ratings ratingsCache
 	live    liveHub
 }
@@ -111,6 +115,8 @@ func (s *Site) Handler() http.Handler {
 	page("GET /live/feed", s.liveFeed)
 	page("GET /live/{id}/feed", s.liveGameFeed)
 	mux.HandleFunc("GET /live/events", s.liveEvents)
+	page("GET /play/{cap}", s.playPage)
+	page("POST /play/{cap}", s.playPage)
 	static, _ := fs.Sub(staticFiles, "static")
 	files := http.FileServerFS(static)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheFor(24*time.Hour, files)))
@@ -168,6 +174,7 @@ func (s *Site) wrap(h func(w http.ResponseWriter, r *http.Request) error) http.H
 		var br *badRequest
 		var nf *notFound
 		var mna *methodNotAllowed
+		var fb *forbidden
 		code, msg := http.StatusInternalServerError, "Something went wrong on the server's side; the operator's log says what."
 		switch {
 		case errors.As(err, &br):
@@ -178,6 +185,8 @@ func (s *Site) wrap(h func(w http.ResponseWriter, r *http.Request) error) http.H
 			code, msg = http.StatusNotFound, nf.msg
 		case errors.Is(err, archive.ErrNotFound) || errors.Is(err, mailgames.ErrNoGame):
 			code, msg = http.StatusNotFound, err.Error()
+		case errors.As(err, &fb):
+			code, msg = http.StatusForbidden, fb.msg
 		case errors.As(err, &mna):
 			w.Header().Set("Allow", "GET, HEAD")
 			code, msg = http.StatusMethodNotAllowed, mna.Error()

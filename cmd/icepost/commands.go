@@ -64,7 +64,7 @@ func init() {
 				{name: "ratings", args: "[-game G] [-limit N] [-format table|json]", summary: "Glicko-2 ratings per game from the decided games (aliases count as one player)", run: onArchive(archiveRatings)},
 				{name: "verify", args: "", summary: "replay every stored game under the current rules", run: onArchive(archiveVerify)},
 			}},
-		{name: "web", args: "[-addr 127.0.0.1:8080] [-db FILE] [-mail-db FILE] [-q]", summary: "the read-only web site: search, games move by move, the explorer, players and ratings, games by mail",
+		{name: "web", args: "[-addr 127.0.0.1:8080] [-db FILE] [-mail-db FILE | -config FILE] [-q]", summary: "the web site (with -config, its play pages too): search, games move by move, the explorer, players and ratings, games by mail",
 			doc: "Serve the web site over the archive (-db) and, with -mail-db, over the mail daemon's games in progress. It only reads; it listens on loopback unless -addr says otherwise.", run: cmdWeb},
 		{name: "games", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the operator's view of the games by mail", run: cmdGames, subcommands: []command{
 			{name: "list", args: "", summary: "every game: status, players, whose turn, time left", run: onServer(gamesList)},

@@ -218,7 +218,7 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 	}
 	srv := &pbem.Server{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Starters: cfg.Starters,
 		Archive: archiveAdder{}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun,
-		Deadlines: cfg.Deadlines, Bots: cfg.Bots}
+		Deadlines: cfg.Deadlines, Bots: cfg.Bots, WebURL: cfg.WebURL}
 	d := &pbem.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration, KeepSent: cfg.KeepSent.Duration}
 	return d, func() { sender.Close(); reader.Close(); db.Close() }, nil
 }

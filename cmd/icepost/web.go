@@ -7,11 +7,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"time"
 
+	"icepost/pbem"
 	"icepost/pbem/mailgames"
 	"icepost/sqlitedb"
 	"icepost/web"
@@ -23,8 +25,18 @@ func cmdWeb(e *env, args []string) int {
 	dbPath := fs.String("db", "icepost.db", "the archive's database file")
 	mailDB := fs.String("mail-db", "", "the mail daemon's database file, for the games by mail (read only; often the same file as -db)")
 	quiet := fs.Bool("q", false, "log only warnings and errors")
+	config := fs.String("config", "", "the mail daemon's configuration: its database for the archive and the games by mail, its secret, and the play pages a board mail's link opens (web_url)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
+	}
+	var cfg *pbem.Config
+	if *config != "" {
+		var err error
+		if cfg, err = pbem.LoadConfig(*config); err != nil {
+			fmt.Fprintf(e.stderr, "icepost web: %v\n", err)
+			return exitUsage
+		}
+		*dbPath, *mailDB = cfg.Database, cfg.Database
 	}
 	if fs.NArg() != 0 {
 		fmt.Fprintf(e.stderr, "icepost web: unexpected argument %q\n", fs.Arg(0))
@@ -63,6 +75,17 @@ func cmdWeb(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "icepost web: %v\n", err)
 		return exitUsage
 	}
+	if cfg != nil {
+		// The play pages write as the daemon does: through pbem, on a
+		// connection of their own to the daemon's database.
+		srv, closeDB, err := playServer(e.ctx, cfg, log)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "icepost web: %v\n", err)
+			return exitUsage
+		}
+		defer closeDB()
+		site.Play = srv
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "icepost web: cannot listen on %s: %v (another program may hold the port: -addr 127.0.0.1:0 takes any free one)\n", *addr, err)
@@ -94,4 +117,20 @@ func cmdWeb(e *env, args []string) int {
 	}
 	log.Warn("icepost web stopped", "cause", context.Cause(e.ctx))
 	return exitOK
+}
+
+// playServer is the daemon's Server for the play pages: its database,
+// address, secret and rules of play from the config, without a mailbox.
+func playServer(ctx context.Context, cfg *pbem.Config, log *slog.Logger) (*pbem.Server, func(), error) {
+	secret, err := cfg.Secret()
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := openExistingDaemonDB(ctx, cfg.Database)
+	if err != nil {
+		return nil, nil, err
+	}
+	srv := &pbem.Server{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Archive: archiveAdder{},
+		AuthServID: cfg.AuthServID, Deadlines: cfg.Deadlines, Bots: cfg.Bots, WebURL: cfg.WebURL}
+	return srv, func() { db.Close() }, nil
 }
