@@ -5,9 +5,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // The play page of a board mail's link: the seat's legal moves as a
@@ -114,5 +118,36 @@ func TestPlayPage(t *testing.T) {
 	}
 	if _, page := post(bob, ts.URL, url.Values{"ply": {strconv.Itoa(ply(1))}, "line": {"draw"}}); !strings.Contains(page, "finished") {
 		t.Errorf("a command in a finished game:\n%s", page)
+	}
+}
+
+// In a real browser, on a phone: the play page's form plays the move
+// (the browser sends its Origin, as any does), and the page says so.
+func TestPlayPageInBrowser(t *testing.T) {
+	bctx := browser(t)
+	mg := newMailGames(t)
+	ts, site, _ := newTestSite(t, 20, mg)
+	site.Play = mg.srv
+	ctx := tab(t, bctx)
+	bob := ts.URL + "/play/" + mg.srv.PlayCapability(1, 2)
+	do(t, ctx, viewport(390), chromedp.Navigate(bob), chromedp.WaitVisible(css(`#move`)))
+	width := value(t, ctx, chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
+	if width > 390 {
+		t.Errorf("the play page is %d px wide on a 390 px phone", width)
+	}
+	if dir := os.Getenv("ICEPOST_SCREENSHOTS"); dir != "" {
+		png := value(t, ctx, chromedp.FullScreenshot(100))
+		if err := os.WriteFile(filepath.Join(dir, "web-play-phone.png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	do(t, ctx, chromedp.Click(css(`form button`)), chromedp.WaitVisible(css(`.playform .message`)))
+	msg := value(t, ctx, chromedp.Evaluate[string](`document.querySelector(".playform .message").textContent`))
+	gi, err := mg.read.Game(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(msg, "Done: move ") || gi.Ply != 4 {
+		t.Errorf("after Play: %q, ply %d", msg, gi.Ply)
 	}
 }
