@@ -99,7 +99,7 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 		users[u] = u
 	}
 	sys, err := localmail.Start(ctx, localmail.Config{Domain: "icepost.localhost", Users: users,
-		IMAPAddr: freeOr(imapAddr), SMTPAddr: freeOr(smtpAddr), Logger: log.With("mail_system", "embedded")})
+		IMAPAddr: freeOr(imapAddr), SMTPAddr: freeOr(smtpAddr)})
 	if err != nil {
 		return nil, err
 	}
