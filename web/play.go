@@ -89,7 +89,14 @@ func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
 		return fmt.Errorf("game by mail %d: %w", id, err)
 	}
 	base := "/play/" + url.PathEscape(capability)
-	v := newGameView(g, base, len(g.Moves))
+	ply, err := plyParam(r) // stepping back through the game, as on /live
+	if err != nil {
+		return err
+	}
+	if ply > len(g.Moves) {
+		return bad("ply=%d: game %d has %d plies", ply, id, len(g.Moves))
+	}
+	v := newGameView(g, base, ply)
 	for i := range v.Players {
 		v.Players[i].Link = "" // the play page leads nowhere else
 	}
@@ -97,7 +104,9 @@ func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
 	li := liveInfoOf(gi, names)
 	v.MailInfo = &li
 	v.Live = gi.Status == "active"
-	pf := &playForm{Action: base, Ply: len(g.Moves), Open: gi.Status == "active", Message: message}
+	// The forms stand under the board as it is now, not under a move
+	// stepped back to.
+	pf := &playForm{Action: base, Ply: len(g.Moves), Open: gi.Status == "active" && v.Ply == v.Plies, Message: message}
 	if seat >= 1 && seat <= len(names) {
 		pf.Name = names[seat-1]
 	}

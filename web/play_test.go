@@ -63,6 +63,9 @@ func TestPlayPage(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(page, `<select id="move" name="move">`) || !strings.Contains(page, `name="ply" value="3"`) {
 		t.Fatalf("bob's play page: %d\n%s", code, page)
 	}
+	if _, back := get(bob + "?ply=1"); strings.Contains(back, "<form") || !strings.Contains(back, `data-ply="1"`) {
+		t.Error("bob's page stepped back to move 1 shows the forms, or not move 1")
+	}
 	if strings.Contains(page, "ada@club.test") || strings.Contains(page, "bob@club.test") {
 		t.Error("the play page shows a player's address")
 	}
