@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"icepost/rules"
 )
 
 // Playing from the browser: a board mail's link opens /play/CAPABILITY,
@@ -35,6 +37,7 @@ type playForm struct {
 	Moves   []string // the legal moves, when it is the seat's turn
 	Open    bool     // the game goes on: commands are taken
 	Message string   // the answer to what was sent
+	Try     string   // the move whose board after is shown, to confirm
 }
 
 // forbidden is a request the site refuses: a form from another site.
@@ -115,6 +118,18 @@ func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
 			pf.Moves = append(pf.Moves, st.FormatMove(m))
 		}
 		slices.Sort(pf.Moves)
+		// "See the board after it": the position after the chosen move,
+		// drawn by the server, with the move to confirm.
+		if try := strings.TrimSpace(r.URL.Query().Get("move")); r.Method == http.MethodGet && try != "" {
+			next, m, err := rules.Play(st, try)
+			if err != nil {
+				pf.Message = fmt.Sprintf("%s: %v.", try, err)
+			} else {
+				pf.Try = st.FormatMove(m)
+				v.Board = boardHTML(next, st, m, names)
+				v.Status = fmt.Sprintf("The board after %s, if you play it: nothing is played until you confirm.", pf.Try)
+			}
+		}
 	}
 	v.PlayForm = pf
 	v.Title = fmt.Sprintf("%s by mail #%d: %s plays", g.Rules.Name(), id, pf.Name)

@@ -76,6 +76,13 @@ func TestPlayPage(t *testing.T) {
 	g, _ := replay([]byte(gi.Record))
 	move := g.Final().FormatMove(g.Final().Moves(nil)[0])
 	form := url.Values{"ply": {"3"}, "move": {move}}
+	// The board after a move, to confirm; nothing played.
+	if _, try := get(bob + "?ply=3&move=" + url.QueryEscape(move)); !strings.Contains(try, "The board after "+move) || !strings.Contains(try, "Play "+move) || ply(1) != 3 {
+		t.Errorf("the board after %s:\n%s", move, try)
+	}
+	if _, try := get(bob + "?move=z9z9"); !strings.Contains(try, "z9z9:") {
+		t.Errorf("the board after a move that is none: no word of it")
+	}
 	// Another site's form is refused.
 	if code, _ := post(bob, "https://evil.example", form); code != http.StatusForbidden {
 		t.Errorf("a form from another site: %d, want 403", code)
@@ -144,7 +151,16 @@ func TestPlayPageInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	do(t, ctx, chromedp.Click(css(`form button`)), chromedp.WaitVisible(css(`.playform .message`)))
+	// Choose, see the board after it, confirm.
+	do(t, ctx, chromedp.Click(css(`button[formmethod="get"]`)), chromedp.WaitVisible(css(`.playform form a`)))
+	status := value(t, ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+	if !strings.HasPrefix(status, "The board after ") {
+		t.Errorf("after See the board after it: %q", status)
+	}
+	if gi, _ := mg.read.Game(context.Background(), 1); gi.Ply != 3 {
+		t.Fatal("seeing the board after a move played it")
+	}
+	do(t, ctx, chromedp.Click(css(`.playform form button`)), chromedp.WaitVisible(css(`.playform .message`)))
 	msg := value(t, ctx, chromedp.Evaluate[string](`document.querySelector(".playform .message").textContent`))
 	gi, err := mg.read.Game(context.Background(), 1)
 	if err != nil {
