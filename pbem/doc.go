@@ -11,10 +11,10 @@
 // the outbox with retries. A mail delivered twice, or seen again after a
 // crash at any point, changes nothing and sends nothing twice.
 //
-// Who may act is decided in one place, proof.go, from the table of mail
-// commands (mailcommands.go): never by the From line alone, but by a reply
-// token sent to that address or a sender the operator's mail server
-// verified (docs/mail.md, "Who may act"). Mail transport lives in
-// pbem/mailbox, reading mail in pbem/mailread; this package holds no
-// network code.
+// Who may act: a reply token sent to the From's address or a verified
+// sender, never the From line alone, decided once in proof.go from the
+// table of mail commands (docs/mail.md, "Who may act").
+//
+// Mail transport lives in pbem/mailbox, reading mail in pbem/mailread;
+// this package holds no network code.
 package pbem
