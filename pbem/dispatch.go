@@ -168,7 +168,7 @@ func (h *handling) findGame(mc *mailCommand, r *request) error {
 	case mc.proof == forSeat && !h.sender.proven:
 		return &pickError{ids: ids, why: h.notDone(r.cmd, len(ids))}
 	case len(ids) > 1:
-		return &pickError{ids: ids, why: wrapLines(fmt.Sprintf("Your mail said %q but did not answer a game's mail, and you have %d games it could be about. This is one of them: to do it here, reply to this mail with the same line.", r.cmd.String(), len(ids)), 76)}
+		return &pickError{ids: ids, why: fmt.Sprintf("Your mail said %q but did not answer a game's mail, and you have %d games it could be about. This is one of them: to do it here, reply to this mail with the same line.", r.cmd.String(), len(ids))}
 	}
 	g, err := h.loadGame(ids[0])
 	if err != nil {
@@ -190,9 +190,9 @@ func (h *handling) notDone(c mailread.Command, n int) string {
 		text += fmt.Sprintf(" You have %d games it could be about; this is one of them.", n)
 	}
 	if c.Verb == "move" {
-		return wrapLines(upper(text)+fmt.Sprintf(" To play %s here, reply to this mail with it.", line), 76)
+		return upper(text) + fmt.Sprintf(" To play %s here, reply to this mail with it.", line)
 	}
-	return wrapLines(upper(text)+" If you sent it, reply to this mail with the same line:", 76) + "\n\n    " + line
+	return upper(text) + " If you sent it, reply to this mail with the same line:\n\n    " + line
 }
 
 func upper(s string) string {

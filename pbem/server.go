@@ -487,9 +487,9 @@ func (h *handling) allowReply(addr string, kind replyKind) (bool, error) {
 	if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_error_replies (address, sent_at, kind) VALUES (?, ?, ?)`, addr, h.now.Unix(), limitNotice); err != nil {
 		return false, err
 	}
-	m := &outMail{To: addr, Subject: "icepost: no more answers to mistakes this hour", Reply: true, Text: wrapLines(fmt.Sprintf(
+	m := &outMail{To: addr, Subject: "icepost: no more answers to mistakes this hour", Reply: true, Text: fmt.Sprintf(
 		"I have answered %d mails of yours in the last hour that did not do what they asked, the most I answer in an hour (so that two machines cannot mail each other for ever). Further ones this hour will get no answer.\n\n"+
-			"To go on: reply to the latest board of your game with your move on the first line, or send help for the commands. Moves and commands that work are answered as always.\n", n), 76)}
+			"To go on: reply to the latest board of your game with your move on the first line, or send help for the commands. Moves and commands that work are answered as always.\n", n)}
 	h.threadReply(m)
 	h.send(m)
 	return false, nil

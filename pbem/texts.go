@@ -136,28 +136,6 @@ func boardText(s rules.State, viewer int, ended bool) string {
 	return text
 }
 
-// wrapLines wraps each line of text longer than width at spaces.
-func wrapLines(text string, width int) string {
-	var b strings.Builder
-	for _, line := range strings.SplitAfter(text, "\n") {
-		nl := strings.HasSuffix(line, "\n")
-		line = strings.TrimSuffix(line, "\n")
-		for len(line) > width {
-			cut := strings.LastIndexByte(line[:width+1], ' ')
-			if cut <= 0 {
-				break
-			}
-			b.WriteString(line[:cut] + "\n")
-			line = line[cut+1:]
-		}
-		b.WriteString(line)
-		if nl {
-			b.WriteString("\n")
-		}
-	}
-	return b.String()
-}
-
 // wrapCode breaks a position code into lines of at most width
 // characters, after a "/" or at a space, so that a mail's text stays
 // narrow; a code that fits stays one line.

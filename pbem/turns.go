@@ -58,7 +58,7 @@ func (h *handling) sendTurn(g *game, mover int, played, news string) error {
 		fmt.Fprintf(&b, "%s (seat %d) is to move; the board comes when they have played.\n", g.seats[next-1].name, next)
 	}
 	b.WriteString("\nReply to this mail to offer a draw, resign, or give conditional moves (if THEIRS then MINE). Send \"confirm off\" to get no mail for your own moves.\n")
-	m.Text = wrapLines(b.String(), 76)
+	m.Text = b.String()
 	h.send(m)
 	if h.confirmations == nil {
 		h.confirmations = map[condChange]*outMail{}

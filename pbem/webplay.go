@@ -25,10 +25,6 @@ import (
 // ErrBadCapability is a play link that names no seat of this server.
 var ErrBadCapability = errors.New("this play link is not valid: use the link of your latest board mail")
 
-// webVerbs are the commands the play page takes: those that act for the
-// seat in its game.
-var webVerbs = map[string]bool{"move": true, "resign": true, "draw": true, "undo": true, "if": true, "conditions clear": true}
-
 // webLimit bounds what one capability may send in an hour, as the error
 // limit bounds the answers to one address.
 const webLimit = 120
@@ -68,7 +64,9 @@ func (s *Server) WebAct(ctx context.Context, capability string, ply int, line st
 		return "", err
 	}
 	cmd, ok := mailread.ParseCommand(line, Language())
-	if !ok || !webVerbs[cmd.Verb] {
+	// The page takes what acts for its seat in its game: the table's
+	// forSeat commands.
+	if !ok || commandFor(cmd.Verb).proof != forSeat {
 		return fmt.Sprintf("%q is not a move or a command this page takes (a move, draw, resign, undo, if THEIRS then MINE, conditions clear).", line), nil
 	}
 	key := "web:" + capability + ":" + strconv.Itoa(ply) + ":" + cmd.String()
