@@ -157,7 +157,7 @@ func (s *Site) Server(addr string) *http.Server {
 type methodNotAllowed struct{}
 
 func (*methodNotAllowed) Error() string {
-	return "this site only reads: GET and HEAD are the methods it answers"
+	return "this page only reads: GET and HEAD are the methods it answers"
 }
 
 // wrap turns a page's error into its answer: 400 with what is wrong, 404,
