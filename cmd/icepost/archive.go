@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -49,6 +50,12 @@ func cmdArchive(e *env, args []string) int {
 		if isHelpFlag(a) {
 			return c.run(e, rest[1:])
 		}
+	}
+	// Only import makes an archive: a mistyped -db must not search,
+	// or delete from, an empty archive made on the spot.
+	if _, err := os.Stat(*db); err != nil && rest[0] != "import" {
+		fmt.Fprintf(e.stderr, "icepost archive %s: no archive at %s (icepost archive import FILE makes one; -db names another)\n", rest[0], *db)
+		return exitUsage
 	}
 	a, err := openArchive(e, *db)
 	if err != nil {

@@ -180,3 +180,25 @@ func TestArchiveCLIErrors(t *testing.T) {
 		t.Errorf("search -h: exit %d %q", code, out)
 	}
 }
+
+// TestArchiveNeedsAnArchive: a mistyped -db is said, and makes no file;
+// only import makes an archive.
+func TestArchiveNeedsAnArchive(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "typo.db")
+	for _, sub := range []string{"search", "stats", "ratings", "delete", "verify"} {
+		code, _, errs := runArchive(t, db, "", sub)
+		if code != exitUsage || !strings.Contains(errs, "no archive at "+db) {
+			t.Errorf("archive %s on a missing file: exit %d, stderr %q", sub, code, errs)
+		}
+		if _, err := os.Stat(db); err == nil {
+			t.Fatalf("archive %s made %s", sub, db)
+		}
+	}
+	if code, _, errs := runArchive(t, db, selfplay(t, "1"), "import", "-"); code != exitOK {
+		t.Fatalf("import: exit %d, %s", code, errs)
+	}
+	if code, _, errs := runArchive(t, db, "", "search"); code != exitOK {
+		t.Errorf("search after import: exit %d, %s", code, errs)
+	}
+}
