@@ -3,6 +3,8 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -371,5 +373,139 @@ func axeCheck(t *testing.T, ctx context.Context) {
 	}
 	for _, f := range res.Found {
 		t.Error(f)
+	}
+}
+
+// The JSON the play page's script reads, for every game and board: the
+// legal moves of the seat to move, each once, by the cell it starts
+// from and the cell it ends on (cells of the game's diagram), with
+// words for each; the board after one. Nothing for the other seat, a
+// forged link, a finished game; GET only.
+func TestPlayMovesJSON(t *testing.T) {
+	mg := newMailGames(t)
+	ts, site, _ := newTestSite(t, 20, mg)
+	site.Play = mg.srv
+	mg.mail(t, "ada", "challenge icelady dee@club.test")
+	mg.mail(t, "dee", "accept")
+	mg.mail(t, "ada", "challenge icefrogs dee@club.test")
+	mg.mail(t, "dee", "accept")
+	mg.mail(t, "ada", "challenge icefrogs board=hex dee@club.test")
+	mg.mail(t, "dee", "accept")
+	get := func(path string, v any) int {
+		t.Helper()
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+			t.Errorf("%s: Content-Type %q", path, ct)
+		}
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return resp.StatusCode
+	}
+	for id := int64(1); id <= 5; id++ {
+		gi, err := mg.read.Game(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := replay([]byte(gi.Record))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := g.Final()
+		seat := st.ToMove()
+		t.Run(fmt.Sprintf("%d-%s-%s", id, g.Rules.Name(), st.Options().Board), func(t *testing.T) {
+			cells := map[string]bool{}
+			d, _ := rules.DiagramOf(st, 0, nil, rules.Move{})
+			for _, c := range d.Cells {
+				cells[c.Name] = true
+			}
+			base := "/play/" + mg.srv.PlayCapability(id, seat)
+			var mj movesJSON
+			if code := get(base+"/moves.json", &mj); code != http.StatusOK || !mj.ToMove || mj.Ply != len(g.Moves) || mj.Seat != seat {
+				t.Fatalf("moves.json: %d %+v", code, mj)
+			}
+			want := map[string]bool{}
+			for _, m := range st.Moves(nil) {
+				want[st.FormatMove(m)] = true
+			}
+			seen := map[string]bool{}
+			for _, grp := range mj.Groups {
+				if !cells[grp.From] || !strings.HasPrefix(grp.Label, grp.From+", ") {
+					t.Errorf("a group from %q, %q", grp.From, grp.Label)
+				}
+				inTargets := map[string]string{}
+				for _, tg := range grp.Targets {
+					if !cells[tg.Cell] || !strings.HasPrefix(tg.Label, tg.Cell+", ") || len(tg.Moves) == 0 {
+						t.Errorf("from %s: a target %+v", grp.From, tg)
+					}
+					for _, tok := range tg.Moves {
+						inTargets[tok] = tg.Cell
+					}
+				}
+				for _, m := range grp.Moves {
+					if seen[m.Token] || !want[m.Token] {
+						t.Errorf("%s: listed twice, or not legal", m.Token)
+					}
+					seen[m.Token] = true
+					if m.From != grp.From || m.Path[0] != m.From || m.Path[len(m.Path)-1] != m.To || inTargets[m.Token] != m.To {
+						t.Errorf("%s in the group of %s: %+v, target %q", m.Token, grp.From, m, inTargets[m.Token])
+					}
+				}
+				if len(inTargets) != len(grp.Moves) {
+					t.Errorf("from %s: %d moves, %d among the targets", grp.From, len(grp.Moves), len(inTargets))
+				}
+			}
+			for _, tok := range mj.Other {
+				seen[tok] = true
+			}
+			if len(seen) != len(want) {
+				t.Errorf("%d moves in the JSON, %d legal", len(seen), len(want))
+			}
+			// The board after the first, as the page draws it.
+			tok := mj.Groups[0].Moves[0].Token
+			var aj afterJSON
+			if code := get(base+"/after.json?move="+url.QueryEscape(tok), &aj); code != http.StatusOK || aj.Move != tok ||
+				!strings.Contains(aj.Status, "The board after "+tok) || !strings.HasPrefix(aj.Board, `<div class="board"><svg`) || strings.Contains(aj.Board, "data-cell") {
+				t.Errorf("after.json?move=%s: %d %q %q", tok, code, aj.Move, aj.Status)
+			}
+			var e map[string]string
+			if code := get(base+"/after.json?move=z9z9", &e); code != http.StatusBadRequest || !strings.HasPrefix(e["error"], "z9z9: ") {
+				t.Errorf("after.json of a move that is none: %d %q", code, e)
+			}
+			// The other seat has nothing to play now.
+			other := "/play/" + mg.srv.PlayCapability(id, 3-seat)
+			if code := get(other+"/moves.json", &mj); code != http.StatusOK || mj.ToMove || len(mj.Groups) != 0 || !strings.Contains(mj.Message, "not") {
+				t.Errorf("the other seat's moves.json: %d %+v", code, mj)
+			}
+			if code := get(other+"/after.json?move="+url.QueryEscape(tok), &e); code != http.StatusBadRequest {
+				t.Errorf("the other seat's after.json: %d %q", code, e)
+			}
+		})
+	}
+	// A forged link, a POST, a finished game.
+	var e map[string]string
+	if code := get("/play/w1-2-"+strings.Repeat("a", 16)+"/moves.json", &e); code != http.StatusNotFound || e["error"] == "" {
+		t.Errorf("a forged link's moves.json: %d %q", code, e)
+	}
+	bob := "/play/" + mg.srv.PlayCapability(1, 2)
+	resp, err := http.Post(ts.URL+bob+"/moves.json", "application/x-www-form-urlencoded", strings.NewReader("ply=3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("a POST to moves.json: %d", resp.StatusCode)
+	}
+	mg.mail(t, "bob", "resign")
+	var mj movesJSON
+	if code := get(bob+"/moves.json", &mj); code != http.StatusOK || mj.ToMove || len(mj.Groups) != 0 || !strings.Contains(mj.Message, "finished") {
+		t.Errorf("a finished game's moves.json: %d %+v", code, mj)
+	}
+	if code := get(bob+"/after.json?move=x", &e); code != http.StatusBadRequest {
+		t.Errorf("a finished game's after.json: %d %q", code, e)
 	}
 }
