@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -507,5 +508,85 @@ func TestPlayMovesJSON(t *testing.T) {
 	}
 	if code := get(bob+"/after.json?move=x", &e); code != http.StatusBadRequest {
 		t.Errorf("a finished game's after.json: %d %q", code, e)
+	}
+}
+
+// Every game and board in the browser: a click on the first cell with
+// moves, then (unless its only target is itself, as a piece put on an
+// empty cell) on its first target, shows the board after a move and
+// leaves in the list exactly the legal moves from that cell to that one
+// (Pikemen's orientations, IceFrogs' sizes), to choose among.
+func TestPlayPickEveryGame(t *testing.T) {
+	bctx := browser(t)
+	mg := newMailGames(t)
+	ts, site, _ := newTestSite(t, 20, mg)
+	site.Play = mg.srv
+	mg.mail(t, "ada", "challenge icelady dee@club.test")
+	mg.mail(t, "dee", "accept")
+	mg.mail(t, "ada", "challenge icefrogs dee@club.test")
+	mg.mail(t, "dee", "accept")
+	mg.mail(t, "ada", "challenge icefrogs board=hex dee@club.test")
+	mg.mail(t, "dee", "accept")
+	ctx := tab(t, bctx)
+	for id := int64(1); id <= 5; id++ {
+		gi, err := mg.read.Game(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := replay([]byte(gi.Record))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := g.Final()
+		t.Run(fmt.Sprintf("%d-%s-%s", id, g.Rules.Name(), st.Options().Board), func(t *testing.T) {
+			do(t, ctx, viewport(390), chromedp.Navigate(ts.URL+"/play/"+mg.srv.PlayCapability(id, st.ToMove())),
+				chromedp.WaitVisible(css(`div.board [data-cell][role="button"]`)))
+			from := value(t, ctx, chromedp.Evaluate[string](`document.querySelector("div.board [data-cell][role=button]").dataset.cell`))
+			do(t, ctx, chromedp.Click(css(`div.board [data-cell="`+from+`"]`)))
+			// The board after a move (the cell was its only target), or
+			// a target other than the cell itself to click.
+			var next string
+			for deadline := time.Now().Add(10 * time.Second); next == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				next = value(t, ctx, chromedp.Evaluate[string](`document.querySelector("div.board.after") ? "after" :
+					(document.querySelector("div.board .target:not(.picked)") || {dataset: {}}).dataset.cell || ""`))
+			}
+			to := from
+			switch next {
+			case "":
+				t.Fatalf("a click on %s marks no target and shows no board after a move", from)
+			case "after":
+			default:
+				to = next
+				if dir := os.Getenv("ICEPOST_LAYOUT_SHOTS"); dir != "" {
+					png := value(t, ctx, chromedp.FullScreenshot(100))
+					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("play-pick-%d.png", id)), png, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				do(t, ctx, chromedp.Click(css(`div.board [data-cell="`+to+`"]`)))
+			}
+			do(t, ctx, chromedp.WaitVisible(css(`div.board.after`)))
+			listed := value(t, ctx, chromedp.Evaluate[[]string](`[...document.getElementById("move").options].map(o => o.value)`))
+			var want []string
+			moves, _ := rules.CellMoves(st)
+			for _, m := range moves {
+				if m.From() == from && m.To() == to {
+					want = append(want, m.Token)
+				}
+			}
+			slices.Sort(want)
+			if !slices.Equal(listed, want) || len(want) == 0 {
+				t.Errorf("from %s to %s the list has %q, want %q", from, to, listed, want)
+			}
+			status := value(t, ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
+			if !strings.HasPrefix(status, "The board after "+listed[0]) {
+				t.Errorf("status %q", status)
+			}
+			// Back to the board: the list has every move again.
+			do(t, ctx, chromedp.Click(css(`.playform .pickback`)), chromedp.WaitNotPresent(css(`div.board.after`)))
+			if n := value(t, ctx, chromedp.Evaluate[int](`document.getElementById("move").options.length`)); n != len(moves) {
+				t.Errorf("back to the board, the list has %d moves of %d", n, len(moves))
+			}
+		})
 	}
 }
