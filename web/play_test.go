@@ -279,7 +279,7 @@ func TestPlayPickOnBoard(t *testing.T) {
 		t.Errorf("the picked cell is not pressed: %q", pressed)
 	}
 	if dir := os.Getenv("ICEPOST_SCREENSHOTS"); dir != "" {
-		png := value(t, ctx, chromedp.FullScreenshot(100))
+		png := value(t, ctx, chromedp.Screenshot(css(`#play`)))
 		if err := os.WriteFile(filepath.Join(dir, "web-play-pick-phone.png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -340,13 +340,13 @@ func TestPlayPickOnBoard(t *testing.T) {
 		t.Fatalf("Enter on %s picked %s", from, picked)
 	}
 	to = tabTo(`div.board .target`)
-	do(t, ctx, chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(css(`div.board.after`)))
-	if dir := os.Getenv("ICEPOST_SCREENSHOTS"); dir != "" {
-		png := value(t, ctx, chromedp.FullScreenshot(100))
-		if err := os.WriteFile(filepath.Join(dir, "web-play-after.png"), png, 0o644); err != nil {
+	if dir := os.Getenv("ICEPOST_LAYOUT_SHOTS"); dir != "" { // to look at, not for docs/
+		png := value(t, ctx, chromedp.CaptureScreenshot())
+		if err := os.WriteFile(filepath.Join(dir, "play-pick-keys-1280.png"), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	do(t, ctx, chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(css(`div.board.after`)))
 	shown = value(t, ctx, chromedp.Evaluate[string](`document.getElementById("move").value`))
 	if focus := value(t, ctx, chromedp.Evaluate[bool](`document.activeElement.matches(`+strconv.Quote(playButton)+`)`)); !focus {
 		t.Fatal("after the target's Enter the focus is not on the Play button")
