@@ -189,7 +189,7 @@
 				var play = p.sel.form.querySelector("button:not([type=button]):not([formmethod])");
 				if (play) { play.focus(); }
 			}
-		}).catch(function () { say("The board after " + tok + " could not be drawn: use See the board after it."); });
+		}).catch(function () { say("The board after " + tok + " could not be drawn here: use See the board after it."); });
 	}
 	// back puts the board as it is back, with the piece picked before.
 	function back() {
@@ -226,13 +226,7 @@
 		if (!pick || !e.target.closest) { return; }
 		var h = e.target.closest("#play div.board [data-cell]");
 		if (h && !pick.shown && pick.board.contains(h)) { activate(h); return; }
-		if (e.target.closest(".playform .pickback")) { back(); return; }
-		var b = e.target.closest('.playform button[formmethod="get"]');
-		if (b && b.form === pick.sel.form) {
-			// See the board after it, in place.
-			e.preventDefault();
-			showAfter(pick.sel.value, "");
-		}
+		if (e.target.closest(".playform .pickback")) { back(); }
 	});
 	document.addEventListener("keydown", function (e) {
 		if (!pick || !e.target.closest) { return; }
