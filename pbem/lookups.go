@@ -29,7 +29,7 @@ func (h *handling) legalMoves(r *request) error {
 	s := g.state()
 	text := fmt.Sprintf("It is %s's move, not yours: your legal moves come with your turn.", g.seats[s.ToMove()-1].name)
 	if s.ToMove() == seat {
-		text = movesText(s, seat, r.cmd.Cell)
+		text = movesText(s, r.cmd.Cell)
 	}
 	m := h.boardMail(g, seat, text, "")
 	h.threadReply(m)
@@ -40,25 +40,17 @@ func (h *handling) legalMoves(r *request) error {
 // movesText lists the legal moves of s by the cell each starts from,
 // from the diagram the game draws (rules.Drawable): no game's notation is
 // read here. cell, when not "", keeps only the moves from it.
-func movesText(s rules.State, seat int, cell string) string {
-	legal := s.Moves(nil)
+func movesText(s rules.State, cell string) string {
+	legal, drawable := rules.CellMoves(s)
 	var order []string
 	groups := map[string][]string{}
-	d, drawable := s.(rules.Drawable)
-	var cells []rules.Cell
-	if drawable {
-		cells = d.Diagram(seat).Cells
-	}
 	for _, m := range legal {
 		from := "other moves"
-		if drawable {
-			lm := d.LastMove(m)
-			switch {
-			case lm.Placed:
-				from = "pieces put on the board"
-			case len(lm.Path) > 0 && lm.Path[0] < len(cells):
-				from = cells[lm.Path[0]].Name
-			}
+		switch {
+		case drawable && m.Placed:
+			from = "pieces put on the board"
+		case m.From() != "":
+			from = m.From()
 		}
 		if cell != "" && !strings.EqualFold(from, cell) {
 			continue
@@ -66,7 +58,7 @@ func movesText(s rules.State, seat int, cell string) string {
 		if groups[from] == nil {
 			order = append(order, from)
 		}
-		groups[from] = append(groups[from], s.FormatMove(m))
+		groups[from] = append(groups[from], m.Token)
 	}
 	var b strings.Builder
 	switch {

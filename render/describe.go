@@ -104,3 +104,34 @@ func Describe(d rules.Diagram, opts ...Option) string {
 	b.WriteString(statusText(&d, o) + ".")
 	return b.String()
 }
+
+// DescribeCell says in words what stands on the cell called name, top
+// first, for a label on the cell's handle (Cells): "c3, Bob's medium
+// pointing N", "c5, Bob's medium on Alice's large", "e4, empty". It is ""
+// when the diagram has no such cell.
+func DescribeCell(d rules.Diagram, name string, opts ...Option) string {
+	o := collect(opts)
+	for _, c := range d.Cells {
+		if c.Name != name {
+			continue
+		}
+		if len(c.Pieces) == 0 {
+			return c.Name + ", empty"
+		}
+		var parts []string
+		for i := len(c.Pieces) - 1; i >= 0; i-- {
+			p := c.Pieces[i]
+			who := "neutral"
+			if p.Owner > 0 {
+				who = o.possessive(p.Owner)
+			}
+			w := who + " " + sizeWords[p.Size]
+			if d.Pointing {
+				w += " " + directionWords[p.Points]
+			}
+			parts = append(parts, w)
+		}
+		return c.Name + ", " + strings.Join(parts, " on ")
+	}
+	return ""
+}

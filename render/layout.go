@@ -172,6 +172,11 @@ func layout(d *rules.Diagram, o options) *scene {
 	} else {
 		b.origin = pt{math.Round((sc.W - b.w) / 2), math.Round(y + labelBand)}
 		drawBoard(sc, b)
+		if o.cells {
+			for i, c := range d.Cells {
+				sc.handles = append(sc.handles, handle{c.Name, wind(b.cellShape(i))})
+			}
+		}
 		y += b.h + 2*labelBand + 10
 	}
 

@@ -59,6 +59,7 @@ type options struct {
 	names []string
 	title string
 	scale float64
+	cells bool
 }
 
 // Names gives the players' names, seat 1 first; the legend shows them
@@ -70,6 +71,17 @@ func Names(names ...string) Option {
 // Title sets the picture's first line (default: the game's name).
 func Title(t string) Option {
 	return func(o *options) { o.title = t }
+}
+
+// Cells puts on an SVG, over the picture, a handle on each cell of the
+// board: a transparent shape the cell's size with data-cell="NAME", for a
+// page's script to find a cell by its name, listen on it and mark it
+// (class names, roles and labels are the page's). The picture itself is
+// then hidden from screen readers, which read its title as the board's
+// name (the SVG is role "group" then, not "img", since the handles may
+// become buttons). A PNG has no handles.
+func Cells() Option {
+	return func(o *options) { o.cells = true }
 }
 
 // Scale draws a PNG k times its usual size (2 for screens that have two

@@ -12,6 +12,14 @@ type scene struct {
 	shapes []shape
 	board  *board  // where the cells are, for tests
 	ts     float64 // the size of the words (textSizeFor)
+	// handles are the board's cells by name, over the picture (Cells).
+	handles []handle
+}
+
+// handle is one cell's outline and name, for an SVG's script.
+type handle struct {
+	name string
+	poly []pt
 }
 
 type pt struct{ X, Y float64 }

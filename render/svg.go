@@ -15,7 +15,11 @@ import (
 func writeSVG(w io.Writer, sc *scene, desc string) error {
 	var b bytes.Buffer
 	b.Grow(16 << 10)
-	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" role="img" width="`)
+	role := "img"
+	if len(sc.handles) > 0 {
+		role = "group"
+	}
+	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" role="` + role + `" width="`)
 	num(&b, sc.W)
 	b.WriteString(`" height="`)
 	num(&b, sc.H)
@@ -26,27 +30,17 @@ func writeSVG(w io.Writer, sc *scene, desc string) error {
 	b.WriteString(`" font-family="'Go', 'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif">` + "\n<title>")
 	xml.EscapeText(&b, []byte(desc))
 	b.WriteString("</title>\n")
+	if len(sc.handles) > 0 {
+		// The title says the picture: its shapes are hidden, the handles
+		// over them are not.
+		b.WriteString(`<g aria-hidden="true">` + "\n")
+	}
 	for i := range sc.shapes {
 		s := &sc.shapes[i]
 		switch s.kind {
 		case kindPoly:
 			b.WriteString(`<path d="`)
-			for k, p := range s.polys {
-				if k > 0 {
-					b.WriteByte(' ')
-				}
-				for j, q := range p {
-					if j == 0 {
-						b.WriteByte('M')
-					} else {
-						b.WriteByte(' ')
-					}
-					num(&b, q.X)
-					b.WriteByte(' ')
-					num(&b, q.Y)
-				}
-				b.WriteByte('Z')
-			}
+			pathData(&b, s.polys...)
 			b.WriteByte('"')
 			paint(&b, s)
 			b.WriteString("/>\n")
@@ -83,9 +77,40 @@ func writeSVG(w io.Writer, sc *scene, desc string) error {
 			b.WriteString("</text>\n")
 		}
 	}
+	if len(sc.handles) > 0 {
+		b.WriteString("</g>\n<g class=\"cells\">\n")
+		for _, h := range sc.handles {
+			b.WriteString(`<path data-cell="`)
+			xml.EscapeText(&b, []byte(h.name))
+			b.WriteString(`" d="`)
+			pathData(&b, h.poly)
+			b.WriteString(`" fill="#000" fill-opacity="0"/>` + "\n")
+		}
+		b.WriteString("</g>\n")
+	}
 	b.WriteString("</svg>\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// pathData writes polygons as the d of a <path>, each closed.
+func pathData(b *bytes.Buffer, polys ...[]pt) {
+	for k, p := range polys {
+		if k > 0 {
+			b.WriteByte(' ')
+		}
+		for j, q := range p {
+			if j == 0 {
+				b.WriteByte('M')
+			} else {
+				b.WriteByte(' ')
+			}
+			num(b, q.X)
+			b.WriteByte(' ')
+			num(b, q.Y)
+		}
+		b.WriteByte('Z')
+	}
 }
 
 func paint(b *bytes.Buffer, s *shape) {

@@ -12,13 +12,13 @@ import (
 // (prev nil at the start), for a page: the board picture of package
 // render as inline SVG (its <title> says the position in words for
 // screen readers), with the players' names in its legend. A game that
-// does not describe its positions gets its text board in a <pre>.
-func boardHTML(s rules.State, prev rules.State, last rules.Move, names []string) template.HTML {
+// does not describe its positions gets its text board in a <pre>. opts
+// are more of render's options (render.Cells on the play page).
+func boardHTML(s rules.State, prev rules.State, last rules.Move, names []string, opts ...render.Option) template.HTML {
 	d, ok := rules.DiagramOf(s, 0, prev, last)
 	if ok {
 		var b bytes.Buffer
 		b.WriteString(`<div class="board">`)
-		var opts []render.Option
 		if len(names) > 0 {
 			opts = append(opts, render.Names(names...))
 		}

@@ -27,8 +27,9 @@ import (
 // pageTypes are one page of every kind, in the club archive of
 // newTestSite with the games by mail of newMailGames (its daemon
 // started, so the home page names its address), two regulars
-// (established ratings) and one game of four seats (fourSeats).
-func pageTypes(four int64) []struct{ name, path string } {
+// (established ratings), one game of four seats (fourSeats) and the
+// play page of a seat to move (play, its board's cells buttons).
+func pageTypes(four int64, play string) []struct{ name, path string } {
 	return []struct{ name, path string }{
 		{"home", "/"},
 		{"search", "/search?game=IceSickle"},
@@ -42,6 +43,7 @@ func pageTypes(four int64) []struct{ name, path string } {
 		{"live", "/live"},
 		{"live-game", "/live/1"},
 		{"error", "/search?since=2021.13.45"},
+		{"play", play},
 	}
 }
 
@@ -136,7 +138,10 @@ const phoneJS = `(() => {
 
 func TestBrowserLayout(t *testing.T) {
 	bctx := browser(t)
-	ts, site, a := newTestSite(t, 60, newMailGames(t).started(t))
+	mail := newMailGames(t).started(t)
+	ts, site, a := newTestSite(t, 60, mail)
+	site.Play = mail.srv
+	play := "/play/" + mail.srv.PlayCapability(1, 2)
 	regulars(t, a, 48)
 	four := fourSeats(t, site)
 	// ICEPOST_LAYOUT_SHOTS=DIR writes every page at every width there,
@@ -144,9 +149,12 @@ func TestBrowserLayout(t *testing.T) {
 	shots := os.Getenv("ICEPOST_LAYOUT_SHOTS")
 	ctx := tab(t, bctx)
 	for _, w := range []int64{360, 390, 768, 1280} {
-		for _, p := range pageTypes(four) {
+		for _, p := range pageTypes(four, play) {
 			t.Run(fmt.Sprintf("%s-%d", p.name, w), func(t *testing.T) {
 				do(t, ctx, viewport(w), chromedp.Navigate(ts.URL+p.path), chromedp.WaitVisible(css(`main`)))
+				if p.name == "play" { // the script makes the board's cells buttons
+					do(t, ctx, chromedp.WaitVisible(css(`div.board [role="button"]`)))
+				}
 				o := value(t, ctx, chromedp.Evaluate[overflow](fmt.Sprintf("%s(%d)", overflowJS, w)))
 				if o.ScrollWidth > int(w) || o.Width != int(w) {
 					t.Errorf("the page is %d px wide in a window of %d (want %d): %q", o.ScrollWidth, o.Width, w, o.Over)
@@ -198,16 +206,22 @@ func TestBrowserAccessibility(t *testing.T) {
 		t.Skip(msg)
 	}
 	bctx := browser(t)
-	ts, site, a := newTestSite(t, 60, newMailGames(t).started(t))
+	mail := newMailGames(t).started(t)
+	ts, site, a := newTestSite(t, 60, mail)
+	site.Play = mail.srv
+	play := "/play/" + mail.srv.PlayCapability(1, 2)
 	regulars(t, a, 48)
 	four := fourSeats(t, site)
 	ctx := tab(t, bctx)
 	for _, scheme := range []string{"light", "dark"} {
 		for _, w := range []int64{390, 1280} {
-			for _, p := range pageTypes(four) {
+			for _, p := range pageTypes(four, play) {
 				t.Run(fmt.Sprintf("%s-%s-%d", p.name, scheme, w), func(t *testing.T) {
-					do(t, ctx, viewport(w), colorScheme(scheme), chromedp.Navigate(ts.URL+p.path), chromedp.WaitVisible(css(`main`)),
-						chromedp.Evaluate[chromedp.Void](string(axe)))
+					do(t, ctx, viewport(w), colorScheme(scheme), chromedp.Navigate(ts.URL+p.path), chromedp.WaitVisible(css(`main`)))
+					if p.name == "play" {
+						do(t, ctx, chromedp.WaitVisible(css(`div.board [role="button"]`)))
+					}
+					do(t, ctx, chromedp.Evaluate[chromedp.Void](string(axe)))
 					res := value(t, ctx, chromedp.Evaluate[axeResult](axeJS, chromedp.EvalAwaitPromise))
 					if res.Passed < 10 {
 						t.Errorf("axe-core passed %d checks: did it run?", res.Passed)

@@ -3,12 +3,16 @@ package web
 import (
 	"context"
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
+	"icepost/notation"
+	"icepost/pbem/mailgames"
+	"icepost/render"
 	"icepost/rules"
 )
 
@@ -38,6 +42,9 @@ type playForm struct {
 	Open    bool     // the game goes on: commands are taken
 	Message string   // the answer to what was sent
 	Try     string   // the move whose board after is shown, to confirm
+	// Pick, when the board has handles to pick a move on (moves.json),
+	// says how; the script shows it.
+	Pick string
 }
 
 // forbidden is a request the site refuses: a form from another site.
@@ -48,14 +55,77 @@ func (e *forbidden) Error() string { return e.msg }
 // maxForm bounds a play form's body.
 const maxForm = 4 << 10
 
-func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
+// playSeat reads the capability of a play page's address: the game and
+// seat it names, or a 404.
+func (s *Site) playSeat(r *http.Request) (capability string, id int64, seat int, err error) {
 	if s.Play == nil || s.mail == nil {
-		return &notFound{"this site takes no moves (icepost web -config FILE plays the games of that mail server)"}
+		return "", 0, 0, &notFound{"this site takes no moves (icepost web -config FILE plays the games of that mail server)"}
 	}
-	capability := r.PathValue("cap")
-	id, seat, err := s.Play.PlaySeat(capability)
+	capability = r.PathValue("cap")
+	id, seat, err = s.Play.PlaySeat(capability)
 	if err != nil {
-		return &notFound{err.Error()}
+		return "", 0, 0, &notFound{err.Error()}
+	}
+	return capability, id, seat, nil
+}
+
+// seatGame is a game by mail as one seat's play page shows it.
+type seatGame struct {
+	info  mailgames.Game
+	g     *notation.Game
+	names []string // the players' names, no addresses
+	seat  int
+}
+
+// loadSeatGame reads game id for seat: a 404 for a game that was never
+// played (invited, declined, cancelled).
+func (s *Site) loadSeatGame(ctx context.Context, id int64, seat int) (*seatGame, error) {
+	gi, err := s.mail.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if gi.Status == "invited" || gi.Status == "declined" || gi.Status == "cancelled" {
+		return nil, &notFound{fmt.Sprintf("game %d is %s: there is nothing to play", id, gi.Status)}
+	}
+	g, err := replay([]byte(gi.Record))
+	if err != nil {
+		return nil, fmt.Errorf("game by mail %d: %w", id, err)
+	}
+	return &seatGame{info: gi, g: g, names: displayNames(g.Record.Players()), seat: seat}, nil
+}
+
+// toMove is the position now when the game goes on and it is the seat's
+// move, else nil.
+func (sg *seatGame) toMove() rules.State {
+	if st := sg.g.Final(); sg.info.Status == "active" && st.ToMove() == sg.seat {
+		return st
+	}
+	return nil
+}
+
+// name is the seat's player.
+func (sg *seatGame) name() string {
+	if sg.seat >= 1 && sg.seat <= len(sg.names) {
+		return sg.names[sg.seat-1]
+	}
+	return ""
+}
+
+// after draws the board after the move tok, to confirm: the move in its
+// canonical token, the board and a status that says nothing is played.
+func (sg *seatGame) after(st rules.State, tok string) (move string, board template.HTML, status string, err error) {
+	next, m, err := rules.Play(st, tok)
+	if err != nil {
+		return "", "", "", err
+	}
+	move = st.FormatMove(m)
+	return move, boardHTML(next, st, m, sg.names), fmt.Sprintf("The board after %s, if you play it: nothing is played until you confirm.", move), nil
+}
+
+func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
+	capability, id, seat, err := s.playSeat(r)
+	if err != nil {
+		return err
 	}
 	message := ""
 	if r.Method == http.MethodPost {
@@ -80,17 +150,11 @@ func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	gi, err := s.mail.Game(r.Context(), id)
+	sg, err := s.loadSeatGame(r.Context(), id, seat)
 	if err != nil {
 		return err
 	}
-	if gi.Status == "invited" || gi.Status == "declined" || gi.Status == "cancelled" {
-		return &notFound{fmt.Sprintf("game %d is %s: there is nothing to play", id, gi.Status)}
-	}
-	g, err := replay([]byte(gi.Record))
-	if err != nil {
-		return fmt.Errorf("game by mail %d: %w", id, err)
-	}
+	g := sg.g
 	base := "/play/" + url.PathEscape(capability)
 	ply, err := plyParam(r) // stepping back through the game, as on /live
 	if err != nil {
@@ -103,17 +167,13 @@ func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
 	for i := range v.Players {
 		v.Players[i].Link = "" // the play page leads nowhere else
 	}
-	names := displayNames(g.Record.Players())
-	li := liveInfoOf(gi, names)
+	li := liveInfoOf(sg.info, sg.names)
 	v.MailInfo = &li
-	v.Live = gi.Status == "active"
+	v.Live = sg.info.Status == "active"
 	// The forms stand under the board as it is now, not under a move
 	// stepped back to.
-	pf := &playForm{Action: base, Ply: len(g.Moves), Open: gi.Status == "active" && v.Ply == v.Plies, Message: message}
-	if seat >= 1 && seat <= len(names) {
-		pf.Name = names[seat-1]
-	}
-	if st := g.Final(); pf.Open && st.ToMove() == seat {
+	pf := &playForm{Action: base, Ply: len(g.Moves), Open: v.Live && v.Ply == v.Plies, Message: message, Name: sg.name()}
+	if st := sg.toMove(); pf.Open && st != nil {
 		for _, m := range st.Moves(nil) {
 			pf.Moves = append(pf.Moves, st.FormatMove(m))
 		}
@@ -121,13 +181,24 @@ func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
 		// "See the board after it": the position after the chosen move,
 		// drawn by the server, with the move to confirm.
 		if try := strings.TrimSpace(r.URL.Query().Get("move")); r.Method == http.MethodGet && try != "" {
-			next, m, err := rules.Play(st, try)
-			if err != nil {
+			if move, board, status, err := sg.after(st, try); err != nil {
 				pf.Message = fmt.Sprintf("%s: %v.", try, err)
 			} else {
-				pf.Try = st.FormatMove(m)
-				v.Board = boardHTML(next, st, m, names)
-				v.Status = fmt.Sprintf("The board after %s, if you play it: nothing is played until you confirm.", pf.Try)
+				pf.Try, v.Board, v.Status = move, board, status
+			}
+		}
+		if pf.Try == "" {
+			// The board as it is, with a handle on each cell, for the
+			// script that picks a move on it (moves.json).
+			var prev rules.State
+			var last rules.Move
+			if n := len(g.Moves); n > 0 {
+				prev, last = g.States[n-1], g.Moves[n-1]
+			}
+			v.Board = boardHTML(st, prev, last, sg.names, render.Cells())
+			pf.Pick = "Pick a piece on the board to see where it can go, then pick where; or choose from the list."
+			if moves, _ := rules.CellMoves(st); slices.ContainsFunc(moves, func(m rules.CellMove) bool { return m.Placed }) {
+				pf.Pick = "Pick a cell on the board to see the moves from it (a piece, or where a piece comes on), then pick where it goes; or choose from the list."
 			}
 		}
 	}

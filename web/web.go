@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -117,6 +118,8 @@ func (s *Site) Handler() http.Handler {
 	mux.HandleFunc("GET /live/events", s.liveEvents)
 	page("GET /play/{cap}", s.playPage)
 	page("POST /play/{cap}", s.playPage)
+	mux.Handle("GET /play/{cap}/moves.json", s.wrapJSON(s.playMoves))
+	mux.Handle("GET /play/{cap}/after.json", s.wrapJSON(s.playAfter))
 	static, _ := fs.Sub(staticFiles, "static")
 	files := http.FileServerFS(static)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", cacheFor(24*time.Hour, files)))
@@ -163,6 +166,24 @@ func (*methodNotAllowed) Error() string {
 // wrap turns a page's error into its answer: 400 with what is wrong, 404,
 // or 500 with the cause in the log only.
 func (s *Site) wrap(h func(w http.ResponseWriter, r *http.Request) error) http.Handler {
+	return s.wrapWith(h, func(w http.ResponseWriter, r *http.Request, code int, msg string) {
+		s.render(w, r, code, "error", "Error", errorPage{Code: code, Status: http.StatusText(code), Message: msg})
+	})
+}
+
+// wrapJSON is wrap for an answer in JSON: an error is {"error": "..."}
+// with the same code.
+func (s *Site) wrapJSON(h func(w http.ResponseWriter, r *http.Request) error) http.Handler {
+	return s.wrapWith(h, func(w http.ResponseWriter, r *http.Request, code int, msg string) {
+		b, _ := json.Marshal(map[string]string{"error": msg})
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(code)
+		w.Write(b)
+	})
+}
+
+func (s *Site) wrapWith(h func(w http.ResponseWriter, r *http.Request) error, answer func(w http.ResponseWriter, r *http.Request, code int, msg string)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), s.RequestTimeout)
 		defer cancel()
@@ -196,7 +217,7 @@ func (s *Site) wrap(h func(w http.ResponseWriter, r *http.Request) error) http.H
 		default:
 			s.log.Error("page failed", "path", r.URL.Path, "query", r.URL.RawQuery, "err", err)
 		}
-		s.render(w, r, code, "error", "Error", errorPage{Code: code, Status: http.StatusText(code), Message: msg})
+		answer(w, r, code, msg)
 	})
 }
 
