@@ -53,11 +53,12 @@ type homePage struct {
 	Play  howToPlay
 }
 
-// howToPlay is what the home page says of playing: by mail, and
-// against the bot, on the server whose games the site shows; without
-// one, how to start one.
+// howToPlay is what the home page says of playing: by mail, against
+// the bot, and from a board mail's link, on the server whose games the
+// site shows; without one, how to start one.
 type howToPlay struct {
 	Mail    bool   // the site shows a mail daemon's games
+	Web     bool   // the site takes moves (icepost web -config)
 	Address string // the server's address; "" when its daemon has not noted it
 	Games   string // the games a challenge names
 }
@@ -78,7 +79,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) error {
 	for _, k := range st.Kinds {
 		hp.Total += k.Games
 	}
-	hp.Play = howToPlay{Mail: s.mail != nil, Games: strings.Join(games.Names(), ", ")}
+	hp.Play = howToPlay{Mail: s.mail != nil, Web: s.Play != nil, Games: strings.Join(games.Names(), ", ")}
 	if s.mail != nil {
 		// The page does without the address rather than fail.
 		if hp.Play.Address, err = s.mail.Address(r.Context()); err != nil {

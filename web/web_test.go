@@ -403,7 +403,7 @@ func TestPageFrame(t *testing.T) {
 func TestHowToPlay(t *testing.T) {
 	bare, _, _ := newTestSite(t, 4, nil)
 	m := newMailGames(t)
-	ts, _, _ := newTestSite(t, 4, m)
+	ts, site, _ := newTestSite(t, 4, m)
 	how := func(base string) string {
 		_, body, _ := get(t, base, "/")
 		return between(body, "<h2>Play</h2>", "</ul>")
@@ -423,5 +423,16 @@ func TestHowToPlay(t *testing.T) {
 	}
 	if strings.Contains(h, "icepost serve") {
 		t.Errorf("a site with a server says how to start one:\n%s", h)
+	}
+	// A site that takes no moves says what would make board mails link
+	// to it.
+	for _, h := range []string{h, how(bare.URL)} {
+		if !strings.Contains(h, "From a board mail") || !strings.Contains(h, "<code>web_url</code>") {
+			t.Errorf("the lines do not say how to play from a board mail:\n%s", h)
+		}
+	}
+	site.Play = m.srv
+	if h := how(ts.URL); !strings.Contains(h, "pick a piece on the board and play") || strings.Contains(h, "web_url") {
+		t.Errorf("a site that takes moves:\n%s", h)
 	}
 }
