@@ -7,9 +7,12 @@
 // pages and the style sheet embedded in the binary, the query parameters
 // read and checked in one place (params.go), and a small script that only
 // adds to pages that work without it (the ← → keys on a game, the live
-// page's updates). Nothing it serves changes anything: every handler
-// reads, the mail daemon's database is opened read-only, and SQL is
-// built only by the archive, with bound parameters.
+// page's updates, picking a move on a play page's board). The archive's
+// pages only read: the mail daemon's database is opened read-only, and
+// SQL is built only by the archive, with bound parameters. The one way
+// in to change anything is the play pages (play.go), which exist only
+// when the site is given a Player (icepost web -config) and hand each
+// command to the mail daemon's own code.
 package web
 
 import (
