@@ -172,6 +172,9 @@ func layout(d *rules.Diagram, o options) *scene {
 	} else {
 		b.origin = pt{math.Round((sc.W - b.w) / 2), math.Round(y + labelBand)}
 		drawBoard(sc, b)
+		if o.better != nil {
+			drawBetter(sc, b, o.better)
+		}
 		y += b.h + 2*labelBand + 10
 	}
 

@@ -56,9 +56,10 @@ import (
 type Option func(*options)
 
 type options struct {
-	names []string
-	title string
-	scale float64
+	names  []string
+	title  string
+	scale  float64
+	better *rules.LastMove // BetterMove's, drawn over the board
 }
 
 // Names gives the players' names, seat 1 first; the legend shows them
