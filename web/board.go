@@ -12,8 +12,9 @@ import (
 // (prev nil at the start), for a page: the board picture of package
 // render as inline SVG (its <title> says the position in words for
 // screen readers), with the players' names in its legend. A game that
-// does not describe its positions gets its text board in a <pre>.
-func boardHTML(s rules.State, prev rules.State, last rules.Move, names []string) template.HTML {
+// does not describe its positions gets its text board in a <pre>. extra
+// adds to the picture (the analysis's better move).
+func boardHTML(s rules.State, prev rules.State, last rules.Move, names []string, extra ...render.Option) template.HTML {
 	d, ok := rules.DiagramOf(s, 0, prev, last)
 	if ok {
 		var b bytes.Buffer
@@ -22,6 +23,7 @@ func boardHTML(s rules.State, prev rules.State, last rules.Move, names []string)
 		if len(names) > 0 {
 			opts = append(opts, render.Names(names...))
 		}
+		opts = append(opts, extra...)
 		if err := render.SVG(&b, d, opts...); err == nil {
 			b.WriteString(`</div>`)
 			return template.HTML(b.String())

@@ -1,0 +1,247 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+
+	"icepost/analysis"
+	"icepost/archive"
+	"icepost/notation"
+	"icepost/rules"
+	"icepost/rules/games"
+)
+
+// analysedGame is a game of Pikemen in the archive whose record holds
+// an analysis made by hand (analysis.Annotate with a Report written
+// here, so that no engine runs): a mistake at ply 37 and a blunder at
+// ply 42, each with a better move that moves a piece from one cell to
+// another, and an inaccuracy at ply 45 without one. The record has its
+// own comment and NAG on move 3.
+type analysedGame struct {
+	ID      int64
+	Plies   int
+	Report  *analysis.Report
+	Game    *notation.Game // the record replayed, before the analysis
+	Mistake int            // the plies of the marks
+	Blunder int
+	Inacc   int
+}
+
+func addAnalysedGame(t testing.TB, a *archive.Archive) analysedGame {
+	t.Helper()
+	g, _ := games.Lookup("Pikemen")
+	start, err := g.Start(rules.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := []notation.Tag{
+		{Name: "Event", Value: "Analysed Open"}, {Name: "Date", Value: "2024.05.04"},
+		{Name: "Player1", Value: "Ada Lovelace"}, {Name: "Player2", Value: "Bob Barker"},
+	}
+	rec, err := notation.FromMoves(tags, start, notation.RandomGame(start, rand.New(rand.NewPCG(11, 3)), 60))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.Main.Moves[2].After = append(rec.Main.Moves[2].After, "a bold start")
+	rec.Main.Moves[2].NAGs = append(rec.Main.Moves[2].NAGs, 3) // !!
+	played, err := notation.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag := analysedGame{Plies: len(played.Moves), Game: played, Mistake: 37, Blunder: 42, Inacc: 45}
+	if ag.Plies < 50 {
+		t.Fatalf("the random game has %d plies", ag.Plies)
+	}
+	// Seat 1's estimate drifts, and each marked move costs its mover
+	// what its mark says.
+	rep := &analysis.Report{Level: 2, Seats: 2}
+	v1 := 0.5
+	for i := range played.Moves {
+		ply := i + 1
+		before := played.States[i]
+		seat := before.ToMove()
+		mine := func(v float64) float64 { // seat 1's value as the mover's
+			if seat == 1 {
+				return v
+			}
+			return 1 - v
+		}
+		m := analysis.Move{Ply: ply, Seat: seat, Token: played.Token(ply), Before: mine(v1)}
+		loss := 0.01 * float64(ply%3)
+		switch ply {
+		case ag.Mistake:
+			m.Mark, loss = analysis.Mistake, 0.15
+		case ag.Blunder:
+			m.Mark, loss = analysis.Blunder, 0.4
+		case ag.Inacc:
+			m.Mark, loss = analysis.Inaccuracy, 0.07
+		}
+		if m.Mark == analysis.Mistake || m.Mark == analysis.Blunder {
+			m.Better, m.BetterEval = moveElsewhere(t, before, played.Moves[i]), 0.47
+		}
+		m.After = max(0.02, m.Before-loss)
+		v1 = mine(m.After)
+		// The game goes on: the one ahead drifts back toward the middle.
+		v1 += (0.5 - v1) * 0.08
+		rep.Moves = append(rep.Moves, m)
+	}
+	if err := analysis.Annotate(rec, rep); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Import(context.Background(), strings.NewReader(rec.String()), "analysed.rec", archive.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	found, err := a.Search(context.Background(), archive.Query{Event: "Analysed Open"})
+	if err != nil || len(found) != 1 {
+		t.Fatalf("the analysed game: %v, %d found", err, len(found))
+	}
+	ag.ID, ag.Report = found[0].ID, rep
+	return ag
+}
+
+// moveElsewhere is a legal move in s other than played that goes from
+// one cell to another (an arrow, not a ring), as a token.
+func moveElsewhere(t testing.TB, s rules.State, played rules.Move) string {
+	t.Helper()
+	for _, m := range s.Moves(nil) {
+		if m == played {
+			continue
+		}
+		if l := s.(rules.Drawable).LastMove(m); len(l.Path) >= 2 && l.Path[0] != l.Path[len(l.Path)-1] {
+			return s.FormatMove(m)
+		}
+	}
+	t.Fatalf("no other move from one cell to another in %s: choose other plies", s.Code())
+	return ""
+}
+
+// page gets a page that must be there.
+func page(t *testing.T, base, path string) string {
+	t.Helper()
+	code, body, _ := get(t, base, path)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%s", path, code, body)
+	}
+	return body
+}
+
+// section returns the part of page from the first start (an id="…",
+// or a tag's start) to the end of the first closing tag named tag after
+// it.
+func section(t *testing.T, page, start, tag string) string {
+	t.Helper()
+	if !strings.HasPrefix(start, "<") {
+		start = `id="` + start + `"`
+	}
+	i := strings.Index(page, start)
+	if i < 0 {
+		t.Fatalf("no %s in the page", start)
+	}
+	j := strings.Index(page[i:], "</"+tag+">")
+	if j < 0 {
+		t.Fatalf("%s does not end", start)
+	}
+	return page[i : i+j]
+}
+
+// The game page of an analysed game: the graph over the move list with
+// a link to every ply (the last to the page itself, as the step links), the marks in
+// the move list apart from the record's own annotations (which stay),
+// no analysis comments in the list, and at a marked move the better
+// move in words and on the board; at a move without a better one,
+// neither. A game without analysis has no trace of it.
+func TestGameAnalysis(t *testing.T) {
+	ts, _, a := newTestSite(t, 10, nil)
+	ag := addAnalysedGame(t, a)
+	base := fmt.Sprintf("/game/%d", ag.ID)
+	const green = `fill="#5aa00a"`
+
+	p := page(t, ts.URL, base+fmt.Sprintf("?ply=%d", ag.Mistake))
+	graph := section(t, p, "moves", "svg")
+	for ply := 1; ply <= ag.Plies; ply++ {
+		href := fmt.Sprintf("%s?ply=%d", base, ply)
+		if ply == ag.Plies {
+			href = base
+		}
+		if !strings.Contains(graph, `href="`+href+`"`) {
+			t.Errorf("the graph has no link to ply %d (%s)", ply, href)
+		}
+	}
+	if n := strings.Count(graph, `<a class="eval-move"`); n != ag.Plies {
+		t.Errorf("%d links in the graph, want %d", n, ag.Plies)
+	}
+	m := ag.Report.Moves[ag.Mistake-1]
+	names := []string{"", "Ada Lovelace", "Bob Barker"}
+	b := ag.Report.Moves[ag.Blunder-1]
+	for _, want := range []string{
+		fmt.Sprintf(`aria-label="move %d, %s, mistake, %s" aria-current="step"`, ag.Mistake, names[m.Seat], prob(m.After)),
+		fmt.Sprintf(`aria-label="move %d, %s, blunder, %s"`, ag.Blunder, names[b.Seat], prob(b.After)),
+	} {
+		if !strings.Contains(graph, want) {
+			t.Errorf("the graph lacks %s", want)
+		}
+	}
+	moves := section(t, p, `<p class="moves">`, "p")
+	for _, want := range []string{
+		`<span class="mark mistake" title="mistake"><span aria-hidden="true">?</span><span class="sr-only"> mistake</span></span>`,
+		`<span class="mark blunder" title="blunder">`,
+		`<span class="mark inaccuracy" title="inaccuracy">`,
+		`<span class="comment">a bold start</span>`,
+		`<span class="nag">!!</span>`,
+	} {
+		if !strings.Contains(moves, want) {
+			t.Errorf("the move list lacks %s", want)
+		}
+	}
+	if n := strings.Count(moves, `class="mark `); n != 3 {
+		t.Errorf("%d marks in the move list, want 3", n)
+	}
+	for _, not := range []string{"[%eval", "[%engine]", m.Better + "</span>"} {
+		if strings.Contains(moves, not) {
+			t.Errorf("the move list shows the analysis's %q", not)
+		}
+	}
+	if !strings.Contains(p, "[%eval") {
+		t.Error("the record section lost the analysis")
+	}
+	note := section(t, p, "analysis", "p")
+	if want := fmt.Sprintf(`Better: %s (0.47)</span>, the green arrow`, m.Better); !strings.Contains(note, want) {
+		t.Errorf("the note at the mistake: %s\nwant %s", note, want)
+	}
+	if want := prob(m.Before) + " → " + prob(m.After); !strings.Contains(note, want) {
+		t.Errorf("the note at the mistake lacks the estimates: %s", note)
+	}
+	board := section(t, p, "play", "svg")
+	if !strings.Contains(board, green) {
+		t.Error("no green arrow on the board at the mistake")
+	}
+	// The move after: its estimates, no better move, no arrow.
+	p = page(t, ts.URL, base+fmt.Sprintf("?ply=%d", ag.Mistake+1))
+	if note := section(t, p, "analysis", "p"); strings.Contains(note, "Better") || strings.Contains(note, "class=\"mark") {
+		t.Errorf("the note at an unmarked move: %s", note)
+	}
+	if strings.Contains(section(t, p, "play", "svg"), green) {
+		t.Error("a green arrow at an unmarked move")
+	}
+	// The inaccuracy: marked, no better move.
+	p = page(t, ts.URL, base+fmt.Sprintf("?ply=%d", ag.Inacc))
+	if note := section(t, p, "analysis", "p"); !strings.Contains(note, `<span class="mark inaccuracy">?! inaccuracy</span>`) || strings.Contains(note, "Better") {
+		t.Errorf("the note at the inaccuracy: %s", note)
+	}
+	// The start: the graph, no move to speak of.
+	p = page(t, ts.URL, base+"?ply=0")
+	if note := section(t, p, "analysis", "p"); !strings.Contains(note, `<p class="eval">The start.`) {
+		t.Errorf("the note at the start: %s", note)
+	}
+	// A game without analysis.
+	p = page(t, ts.URL, "/game/1")
+	for _, not := range []string{"eval-graph", `id="analysis"`, `class="mark`, green} {
+		if strings.Contains(p, not) {
+			t.Errorf("a game without analysis shows %q", not)
+		}
+	}
+}
