@@ -73,11 +73,8 @@ func prob(v float64) string { return strconv.FormatFloat(min(max(v, 0), 1), 'f',
 // to show.
 func newAnalysisView(g *notation.Game, r *analysis.Report, ply int, at func(int) string, names []string) *analysisView {
 	av := &analysisView{Level: r.Level}
-	eg := render.EvalGraph{Seats: r.Seats, Names: names, Current: ply, Link: at,
-		Title: "Computer analysis, level " + strconv.Itoa(r.Level)}
-	for _, m := range r.Moves {
-		eg.Points = append(eg.Points, render.EvalPoint{Ply: m.Ply, Seat: m.Seat, Value: m.After, Mark: int(m.Mark)})
-	}
+	eg := evalGraph(r, names)
+	eg.Current, eg.Link = ply, at
 	var b bytes.Buffer
 	if err := eg.SVG(&b); err == nil {
 		av.Graph = template.HTML(b.String())
@@ -92,6 +89,15 @@ func newAnalysisView(g *notation.Game, r *analysis.Report, ply int, at func(int)
 		av.Move = ev
 	}
 	return av
+}
+
+// evalGraph is the graph of r's estimates, as render draws it.
+func evalGraph(r *analysis.Report, names []string) render.EvalGraph {
+	eg := render.EvalGraph{Seats: r.Seats, Names: names, Title: "Computer analysis, level " + strconv.Itoa(r.Level)}
+	for _, m := range r.Moves {
+		eg.Points = append(eg.Points, render.EvalPoint{Ply: m.Ply, Seat: m.Seat, Value: m.After, Mark: int(m.Mark)})
+	}
+	return eg
 }
 
 // betterArrow is the option that draws the better move of the move that

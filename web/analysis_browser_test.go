@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,17 +65,25 @@ func TestBrowserAnalysis(t *testing.T) {
 	}
 	if shots := os.Getenv("ICEPOST_SCREENSHOTS"); shots != "" {
 		// A window tall enough for the board's column (which scrolls on
-		// its own in a shorter one) to show the better move in words.
+		// its own in a shorter one) to show the better move in words;
+		// on a phone, the board and the note under it.
+		write := func(name string, png []byte) {
+			if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		do(t, ctx, chromedp.EmulateViewport(1280, 1000), chromedp.Navigate(fmt.Sprintf("%s?ply=%d", base, ag.Mistake)), chromedp.WaitVisible(css(`svg.eval-graph`)))
-		png := value(t, ctx, chromedp.FullScreenshot(100))
-		if err := os.WriteFile(filepath.Join(shots, "web-analysis.png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		write("web-analysis.png", value(t, ctx, chromedp.CaptureScreenshot()))
 		do(t, ctx, viewport(390), chromedp.Navigate(fmt.Sprintf("%s?ply=%d", base, ag.Mistake)), chromedp.WaitVisible(css(`svg.eval-graph`)))
-		png = value(t, ctx, chromedp.FullScreenshot(100))
-		if err := os.WriteFile(filepath.Join(shots, "web-analysis-phone.png"), png, 0o644); err != nil {
+		write("web-analysis-phone.png", value(t, ctx, chromedp.CaptureScreenshot()))
+		do(t, ctx, chromedp.ScrollIntoView(css(`#moves`)))
+		write("web-analysis-phone-moves.png", value(t, ctx, chromedp.CaptureScreenshot()))
+		// The graph as a mail carries it.
+		var b bytes.Buffer
+		if err := evalGraph(ag.Report, []string{"Ada Lovelace", "Bob Barker"}).PNG(&b); err != nil {
 			t.Fatal(err)
 		}
+		write("analysis-graph.png", b.Bytes())
 	}
 	// The next move by the keys: the graph follows, the arrow goes.
 	do(t, ctx, viewport(1280), chromedp.Navigate(fmt.Sprintf("%s?ply=%d", base, ag.Mistake)), chromedp.WaitVisible(css(`svg.eval-graph`)),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -32,6 +33,13 @@ type analysedGame struct {
 }
 
 func addAnalysedGame(t testing.TB, a *archive.Archive) analysedGame {
+	t.Helper()
+	return addGame(t, a, true)
+}
+
+// addGame adds the game of addAnalysedGame, with its analysis or
+// without.
+func addGame(t testing.TB, a *archive.Archive, analysed bool) analysedGame {
 	t.Helper()
 	g, _ := games.Lookup("Pikemen")
 	start, err := g.Start(rules.Options{})
@@ -89,8 +97,10 @@ func addAnalysedGame(t testing.TB, a *archive.Archive) analysedGame {
 		v1 += (0.5 - v1) * 0.08
 		rep.Moves = append(rep.Moves, m)
 	}
-	if err := analysis.Annotate(rec, rep); err != nil {
-		t.Fatal(err)
+	if analysed {
+		if err := analysis.Annotate(rec, rep); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, err := a.Import(context.Background(), strings.NewReader(rec.String()), "analysed.rec", archive.ImportOptions{}); err != nil {
 		t.Fatal(err)
@@ -243,5 +253,31 @@ func TestGameAnalysis(t *testing.T) {
 		if strings.Contains(p, not) {
 			t.Errorf("a game without analysis shows %q", not)
 		}
+	}
+}
+
+// BenchmarkGamePageAnalysis: the page of the analysed game at its
+// mistake (the graph, the marks, the arrow), against the same game
+// without its analysis.
+func BenchmarkGamePageAnalysis(b *testing.B) {
+	for _, analysed := range []bool{false, true} {
+		name := "plain"
+		if analysed {
+			name = "analysed"
+		}
+		b.Run(name, func(b *testing.B) {
+			_, site, a := newTestSite(b, 1, nil)
+			ag := addGame(b, a, analysed)
+			h := site.Handler()
+			path := fmt.Sprintf("/game/%d?ply=%d", ag.ID, ag.Mistake)
+			b.ReportAllocs()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+				if w.Code != http.StatusOK {
+					b.Fatalf("%s: %d", path, w.Code)
+				}
+			}
+		})
 	}
 }
