@@ -12,6 +12,7 @@ import (
 	"icepost/analysis"
 	"icepost/archive"
 	"icepost/notation"
+	"icepost/render"
 	"icepost/rules"
 	"icepost/rules/games"
 )
@@ -34,23 +35,37 @@ type analysedGame struct {
 
 func addAnalysedGame(t testing.TB, a *archive.Archive) analysedGame {
 	t.Helper()
-	return addGame(t, a, true)
+	return addGame(t, a, pikemenKind, true)
 }
 
-// addGame adds the game of addAnalysedGame, with its analysis or
-// without.
-func addGame(t testing.TB, a *archive.Archive, analysed bool) analysedGame {
+// gameKind is a game to analyse by hand: a random game of a game and
+// options, and the plies of its marks (0: the first ply from 60% of the
+// game on with a move elsewhere, five plies later, three after that).
+type gameKind struct {
+	name, game              string
+	options                 rules.Options
+	plies                   int
+	seed                    uint64
+	mistake, blunder, inacc int
+}
+
+var pikemenKind = gameKind{name: "pikemen", game: "Pikemen", plies: 60, seed: 11, mistake: 37, blunder: 42, inacc: 45}
+
+// addGame adds a game of kind k, with its analysis or without.
+func addGame(t testing.TB, a *archive.Archive, k gameKind, analysed bool) analysedGame {
 	t.Helper()
-	g, _ := games.Lookup("Pikemen")
-	start, err := g.Start(rules.Options{})
+	g, _ := games.Lookup(k.game)
+	start, err := g.Start(k.options)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tags := []notation.Tag{
-		{Name: "Event", Value: "Analysed Open"}, {Name: "Date", Value: "2024.05.04"},
-		{Name: "Player1", Value: "Ada Lovelace"}, {Name: "Player2", Value: "Bob Barker"},
+		{Name: "Event", Value: "Analysed Open " + k.name}, {Name: "Date", Value: "2024.05.04"},
 	}
-	rec, err := notation.FromMoves(tags, start, notation.RandomGame(start, rand.New(rand.NewPCG(11, 3)), 60))
+	for i, n := range []string{"Ada Lovelace", "Bob Barker", "Carol Ng", "Dave Ode"}[:start.Options().Seats] {
+		tags = append(tags, notation.Tag{Name: fmt.Sprintf("Player%d", i+1), Value: n})
+	}
+	rec, err := notation.FromMoves(tags, start, notation.RandomGame(start, rand.New(rand.NewPCG(k.seed, 3)), k.plies))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,13 +75,18 @@ func addGame(t testing.TB, a *archive.Archive, analysed bool) analysedGame {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag := analysedGame{Plies: len(played.Moves), Game: played, Mistake: 37, Blunder: 42, Inacc: 45}
-	if ag.Plies < 50 {
+	ag := analysedGame{Plies: len(played.Moves), Game: played, Mistake: k.mistake, Blunder: k.blunder, Inacc: k.inacc}
+	if ag.Plies < 20 {
 		t.Fatalf("the random game has %d plies", ag.Plies)
+	}
+	if ag.Mistake == 0 {
+		ag.Mistake = arrowPly(t, played, ag.Plies*6/10)
+		ag.Blunder = arrowPly(t, played, ag.Mistake+5)
+		ag.Inacc = ag.Blunder + 3
 	}
 	// Seat 1's estimate drifts, and each marked move costs its mover
 	// what its mark says.
-	rep := &analysis.Report{Level: 2, Seats: 2}
+	rep := &analysis.Report{Level: 2, Seats: start.Options().Seats}
 	v1 := 0.5
 	for i := range played.Moves {
 		ply := i + 1
@@ -105,7 +125,7 @@ func addGame(t testing.TB, a *archive.Archive, analysed bool) analysedGame {
 	if _, err := a.Import(context.Background(), strings.NewReader(rec.String()), "analysed.rec", archive.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	found, err := a.Search(context.Background(), archive.Query{Event: "Analysed Open"})
+	found, err := a.Search(context.Background(), archive.Query{Event: "Analysed Open " + k.name})
 	if err != nil || len(found) != 1 {
 		t.Fatalf("the analysed game: %v, %d found", err, len(found))
 	}
@@ -113,20 +133,48 @@ func addGame(t testing.TB, a *archive.Archive, analysed bool) analysedGame {
 	return ag
 }
 
-// moveElsewhere is a legal move in s other than played that goes from
-// one cell to another (an arrow, not a ring), as a token.
+// moveElsewhere is a legal move in s other than played, one that goes
+// from one cell to another (an arrow, not a ring) where there is one.
 func moveElsewhere(t testing.TB, s rules.State, played rules.Move) string {
 	t.Helper()
+	tok, ok := elsewhere(s, played, true)
+	if !ok {
+		tok, ok = elsewhere(s, played, false)
+	}
+	if !ok {
+		t.Fatalf("no other move from one cell to another in %s: choose other plies", s.Code())
+	}
+	return tok
+}
+
+// elsewhere is a legal move in s other than played, one that goes from
+// one cell to another when arrow is set, as a token.
+func elsewhere(s rules.State, played rules.Move, arrow bool) (string, bool) {
 	for _, m := range s.Moves(nil) {
 		if m == played {
 			continue
 		}
-		if l := s.(rules.Drawable).LastMove(m); len(l.Path) >= 2 && l.Path[0] != l.Path[len(l.Path)-1] {
-			return s.FormatMove(m)
+		if l := s.(rules.Drawable).LastMove(m); len(l.Path) >= 2 && l.Path[0] != l.Path[len(l.Path)-1] || !arrow && len(l.Path) > 0 {
+			return s.FormatMove(m), true
 		}
 	}
-	t.Fatalf("no other move from one cell to another in %s: choose other plies", s.Code())
-	return ""
+	return "", false
+}
+
+// arrowPly is the first ply from ply on whose mover had another move
+// from one cell to another, or failing that (a game of placements) any
+// other move on the board.
+func arrowPly(t testing.TB, g *notation.Game, ply int) int {
+	t.Helper()
+	for _, arrow := range []bool{true, false} {
+		for p := ply; p < len(g.Moves); p++ {
+			if _, ok := elsewhere(g.States[p-1], g.Moves[p-1], arrow); ok {
+				return p
+			}
+		}
+	}
+	t.Fatalf("no ply from %d on with another move", ply)
+	return 0
 }
 
 // page gets a page that must be there.
@@ -267,7 +315,7 @@ func BenchmarkGamePageAnalysis(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			_, site, a := newTestSite(b, 1, nil)
-			ag := addGame(b, a, analysed)
+			ag := addGame(b, a, pikemenKind, analysed)
 			h := site.Handler()
 			path := fmt.Sprintf("/game/%d?ply=%d", ag.ID, ag.Mistake)
 			b.ReportAllocs()
@@ -279,5 +327,103 @@ func BenchmarkGamePageAnalysis(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Every game, every seat count, both IceFrogs boards: the page of an
+// analysed game has the graph (one line with two seats, one per seat in
+// its colour with more), a link a ply, the marks in the move list, and
+// the better move on the board at the mistake.
+func TestGameAnalysisEveryGame(t *testing.T) {
+	ts, _, a := newTestSite(t, 1, nil)
+	for _, k := range []gameKind{
+		{name: "icesickle", game: "IceSickle", plies: 40, seed: 1},
+		{name: "pikemen-3", game: "Pikemen", options: rules.Options{Seats: 3}, plies: 60, seed: 2},
+		{name: "pikemen-4", game: "Pikemen", options: rules.Options{Seats: 4}, plies: 80, seed: 3},
+		{name: "icelady", game: "IceLady", plies: 50, seed: 4},
+		{name: "icefrogs", game: "IceFrogs", plies: 50, seed: 5},
+		{name: "icefrogs-3", game: "IceFrogs", options: rules.Options{Seats: 3}, plies: 60, seed: 6},
+		{name: "icefrogs-hex", game: "IceFrogs", options: rules.Options{Board: "hex"}, plies: 50, seed: 7},
+		{name: "icefrogs-hex-3", game: "IceFrogs", options: rules.Options{Board: "hex", Seats: 3}, plies: 60, seed: 8},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			ag := addGame(t, a, k, true)
+			seats := ag.Report.Seats
+			if want := max(k.options.Seats, 2); seats != want {
+				t.Fatalf("the report has %d seats, want %d", seats, want)
+			}
+			p := page(t, ts.URL, fmt.Sprintf("/game/%d?ply=%d", ag.ID, ag.Mistake))
+			graph := section(t, p, "moves", "svg")
+			if n := strings.Count(graph, `<a class="eval-move"`); n != ag.Plies {
+				t.Errorf("%d links in the graph, want %d", n, ag.Plies)
+			}
+			for s := 1; s <= seats; s++ {
+				c := render.SeatColour(s)
+				line := fmt.Sprintf(`stroke-linecap="round" stroke="#%02x%02x%02x" stroke-width="2"`, c.R, c.G, c.B)
+				if got := strings.Count(graph, line); seats > 2 && got != 1 {
+					t.Errorf("seat %d's line: %d in the graph, want 1", s, got)
+				} else if seats == 2 && got != 0 {
+					t.Errorf("a line in seat %d's colour with two seats", s)
+				}
+			}
+			if seats == 2 && !strings.Contains(graph, `stroke="#333333" stroke-width="1.5"`) {
+				t.Error("no line of seat 1's estimate")
+			}
+			moves := section(t, p, `<p class="moves">`, "p")
+			for _, mark := range []string{"mistake", "blunder", "inaccuracy"} {
+				if n := strings.Count(moves, `<span class="mark `+mark+`"`); n != 1 {
+					t.Errorf("%d %ss in the move list", n, mark)
+				}
+			}
+			if !strings.Contains(section(t, p, "play", "svg"), `="#5aa00a"`) {
+				t.Errorf("no green arrow or ring on the board at the mistake (ply %d, better %s)", ag.Mistake, ag.Report.Moves[ag.Mistake-1].Better)
+			}
+			if note := section(t, p, "analysis", "p"); !strings.Contains(note, "Better: "+ag.Report.Moves[ag.Mistake-1].Better) {
+				t.Errorf("the note: %s", note)
+			}
+		})
+	}
+}
+
+// A record whose analysis does not fit it (its Annotator tag is
+// icepost's, but a move lost its comment) is shown without analysis.
+func TestGameHalfAnalysis(t *testing.T) {
+	ts, _, a := newTestSite(t, 1, nil)
+	k := pikemenKind
+	k.name = "half"
+	g, _ := games.Lookup(k.game)
+	start, _ := g.Start(k.options)
+	rec, err := notation.FromMoves([]notation.Tag{{Name: "Event", Value: "Half analysed"}}, start,
+		notation.RandomGame(start, rand.New(rand.NewPCG(k.seed, 9)), 20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &analysis.Report{Level: 3, Seats: 2}
+	st := start
+	for i, m := range rec.Main.Moves {
+		rep.Moves = append(rep.Moves, analysis.Move{Ply: i + 1, Seat: st.ToMove(), Token: m.Token, Before: 0.5, After: 0.5})
+		if st, _, err = rules.Play(st, m.Token); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := analysis.Annotate(rec, rep); err != nil {
+		t.Fatal(err)
+	}
+	rec.Main.Moves[4].After = nil
+	if _, err := a.Import(context.Background(), strings.NewReader(rec.String()), "half.rec", archive.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	found, err := a.Search(context.Background(), archive.Query{Event: "Half analysed"})
+	if err != nil || len(found) != 1 {
+		t.Fatalf("%v, %d found", err, len(found))
+	}
+	p := page(t, ts.URL, fmt.Sprintf("/game/%d?ply=3", found[0].ID))
+	for _, not := range []string{"eval-graph", `id="analysis"`} {
+		if strings.Contains(p, not) {
+			t.Errorf("a record with half an analysis shows %q", not)
+		}
+	}
+	if !strings.Contains(p, `id="moves"`) {
+		t.Error("no move list")
 	}
 }
