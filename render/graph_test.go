@@ -357,3 +357,29 @@ func dist(a, b color.NRGBA) int {
 	}
 	return d(a.R, b.R) + d(a.G, b.G) + d(a.B, b.B)
 }
+
+// BenchmarkEvalGraph draws the graph of a 100-ply game with links, as
+// the game page does, and as the PNG a mail carries. Report the figures
+// (docs/pictures.md); nothing asserts a time.
+func BenchmarkEvalGraph(b *testing.B) {
+	g := render.EvalGraph{Seats: 2, Names: []string{"Alice", "Bob"}, Current: 50,
+		Link: func(ply int) string { return "/game/1?ply=" + strconv.Itoa(ply) }}
+	for ply := 1; ply <= 100; ply++ {
+		v := 0.5 + 0.4*math.Sin(float64(ply)/9)
+		g.Points = append(g.Points, render.EvalPoint{Ply: ply, Seat: 2 - ply%2, Value: v, Mark: ply % 13 % 4})
+	}
+	b.Run("svg", func(b *testing.B) {
+		for b.Loop() {
+			if err := g.SVG(io.Discard); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("png", func(b *testing.B) {
+		for b.Loop() {
+			if err := g.PNG(io.Discard); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
