@@ -315,7 +315,9 @@ func markShape(c pt, mark int, k float64) []pt {
 // is 480 by 150 units: a page sets its width (style width:100%;
 // height:auto keeps its shape). With Link, each move's column is a link;
 // the class names (eval-graph, eval-move) let a style sheet show the
-// one under the pointer or the keyboard's focus.
+// one under the pointer or the keyboard's focus. Its title and
+// description carry the ids eval-graph-title and eval-graph-desc, which
+// name it for screen readers: one graph to a page.
 func (g EvalGraph) SVG(w io.Writer) error {
 	if err := g.check(); err != nil {
 		return err
