@@ -172,6 +172,9 @@ func layout(d *rules.Diagram, o options) *scene {
 	} else {
 		b.origin = pt{math.Round((sc.W - b.w) / 2), math.Round(y + labelBand)}
 		drawBoard(sc, b)
+		if o.better != nil {
+			drawBetter(sc, b, o.better)
+		}
 		if o.cells {
 			for i, c := range d.Cells {
 				sc.handles = append(sc.handles, handle{c.Name, wind(b.cellShape(i))})

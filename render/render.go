@@ -42,6 +42,10 @@
 // SVG and PNG are drawn from one list of shapes (layout.go), so they show
 // the same picture; the PNG is rasterized with golang.org/x/image/vector
 // and its text set in the Go fonts.
+//
+// For a game's computer analysis, render also draws the graph of the
+// engine's estimates from plain points (EvalGraph, graph.go), and
+// BetterMove adds the engine's better move to a board as a green arrow.
 package render
 
 import (
@@ -56,10 +60,11 @@ import (
 type Option func(*options)
 
 type options struct {
-	names []string
-	title string
-	scale float64
-	cells bool
+	names  []string
+	title  string
+	scale  float64
+	cells  bool
+	better *rules.LastMove // BetterMove's, drawn over the board
 }
 
 // Names gives the players' names, seat 1 first; the legend shows them

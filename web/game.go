@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 
+	"icepost/analysis"
 	"icepost/archive"
 	"icepost/notation"
+	"icepost/render"
 	"icepost/rules"
 )
 
@@ -44,7 +46,8 @@ type gameView struct {
 	Last      string
 	Text      string // the record, for the page's "record" section
 	ArchiveID int64
-	PlayForm  *playForm // the play page's form, nil elsewhere
+	PlayForm  *playForm     // the play page's form, nil elsewhere
+	Analysis  *analysisView // the computer analysis, nil without one
 }
 
 type playerView struct {
@@ -72,6 +75,7 @@ type moveView struct {
 	Href       string // on the main line: the page at that ply
 	Current    bool
 	Variations []lineView
+	Mark       analysis.Mark // the analysis's mark, on the main line
 }
 
 // nagText is how the six common annotations look; the others stay $n.
@@ -138,7 +142,24 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 		}
 		v.Tags = append(v.Tags, t)
 	}
-	v.Main = mainLine(rec.Main, at, ply)
+	// An analysed record: the list shows the players' own comments,
+	// marks and variations, and the analysis's marks apart.
+	rep := readAnalysis(rec)
+	own := rec.Main
+	if rep != nil {
+		if l, ok := ownMain(rec); ok {
+			own = l
+		} else {
+			rep = nil
+		}
+	}
+	v.Main = mainLine(own, at, ply)
+	if rep != nil {
+		for i := range v.Main.Moves {
+			v.Main.Moves[i].Mark = rep.Moves[i].Mark
+		}
+		v.Analysis = newAnalysisView(g, rep, ply, at, displayNames(names))
+	}
 	var mb strings.Builder
 	v.Main.write(&mb)
 	v.Moves = template.HTML(mb.String())
@@ -147,7 +168,12 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 	if ply > 0 {
 		prev, last = g.States[ply-1], g.Moves[ply-1]
 	}
-	v.Board = boardHTML(s, prev, last, displayNames(names))
+	var extra []render.Option
+	if o := betterArrow(g, rep, ply); o != nil {
+		extra = append(extra, o)
+		v.Analysis.Move.Arrow = true
+	}
+	v.Board = boardHTML(s, prev, last, displayNames(names), extra...)
 	v.Status = status(g, ply, displayNames(names))
 	v.Code = s.Code()
 	v.Explore = "/position?code=" + url.QueryEscape(v.Code)
@@ -301,6 +327,13 @@ func (l lineView) write(b *strings.Builder) {
 		}
 		if m.NAGs != "" {
 			b.WriteString(`<span class="nag">` + esc(m.NAGs) + `</span>`)
+		}
+		if m.Mark != analysis.Good {
+			// The engine's mark, apart from the record's own NAGs: its
+			// symbol for the eye, its name for screen readers and on hover.
+			name := m.Mark.String()
+			b.WriteString(`<span class="mark ` + name + `" title="` + name + `"><span aria-hidden="true">` +
+				esc(m.Mark.Symbol()) + `</span><span class="sr-only"> ` + name + `</span></span>`)
 		}
 		for _, c := range m.After {
 			comment(c)

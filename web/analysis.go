@@ -1,0 +1,120 @@
+package web
+
+import (
+	"bytes"
+	"html/template"
+	"strconv"
+
+	"icepost/analysis"
+	"icepost/notation"
+	"icepost/render"
+	"icepost/rules"
+)
+
+// The computer analysis on a game's page (docs/web.md, "Computer
+// analysis"). The analysis lives in the record (package analysis): a game
+// whose stored record has one gets the graph of the engine's estimates,
+// the marks in the move list, and at a marked move the engine's better
+// move, in words and as a green arrow on the board. The board at ply N is
+// the position after move N, as everywhere on the site; the better move
+// belongs to the position before it, and is drawn on the same board
+// beside the move played (tinted as the last move), as chess sites show
+// an engine's best move: both are moves from the same position.
+
+// analysisView is what the page shows of the analysis.
+type analysisView struct {
+	Level int
+	Graph template.HTML // the SVG, each move a link to its ply
+	Move  *evalView     // the move that made the ply shown; nil at the start
+}
+
+// evalView is one move's analysis, in words.
+type evalView struct {
+	Ply           int
+	Who           string // the mover
+	Token         string
+	Before, After string // the mover's estimates, "0.48"
+	Mark          string // "mistake", "" for none
+	Symbol        string // "?"
+	Better        string // the engine's move, "" for none
+	BetterEval    string
+	Arrow         bool // the better move is drawn on the board
+}
+
+// readAnalysis returns the analysis in rec, nil when it has none (or one
+// that does not fit its moves, which the page then shows without it).
+func readAnalysis(rec *notation.Record) *analysis.Report {
+	if analysis.Level(rec) == 0 {
+		return nil
+	}
+	r, ok, err := analysis.Read(rec)
+	if err != nil || !ok || len(r.Moves) != len(rec.Main.Moves) {
+		return nil
+	}
+	return r
+}
+
+// ownMain is rec's main line as its players wrote it, without the
+// analysis (its comments, its marks and the engine's variations), for
+// the move list, which shows the marks its own way. rec is not changed.
+func ownMain(rec *notation.Record) (notation.Line, bool) {
+	recs, errs := notation.Parse("", []byte(rec.String()))
+	if len(errs) > 0 || len(recs) != 1 {
+		return notation.Line{}, false
+	}
+	analysis.Strip(recs[0])
+	return recs[0].Main, true
+}
+
+func prob(v float64) string { return strconv.FormatFloat(min(max(v, 0), 1), 'f', 2, 64) }
+
+// newAnalysisView builds the analysis part of g's page at ply; at gives
+// the page at a ply, as the step links do; names are the players' names
+// to show.
+func newAnalysisView(g *notation.Game, r *analysis.Report, ply int, at func(int) string, names []string) *analysisView {
+	av := &analysisView{Level: r.Level}
+	eg := evalGraph(r, names)
+	eg.Current, eg.Link = ply, at
+	var b bytes.Buffer
+	if err := eg.SVG(&b); err == nil {
+		av.Graph = template.HTML(b.String())
+	}
+	if ply >= 1 && ply <= len(r.Moves) {
+		m := r.Moves[ply-1]
+		ev := &evalView{Ply: ply, Who: nameAt(names, m.Seat), Token: g.Token(ply),
+			Before: prob(m.Before), After: prob(m.After), Mark: m.Mark.String(), Symbol: m.Mark.Symbol()}
+		if m.Better != "" {
+			ev.Better, ev.BetterEval = m.Better, prob(m.BetterEval)
+		}
+		av.Move = ev
+	}
+	return av
+}
+
+// evalGraph is the graph of r's estimates, as render draws it.
+func evalGraph(r *analysis.Report, names []string) render.EvalGraph {
+	eg := render.EvalGraph{Seats: r.Seats, Names: names, Title: "Computer analysis, level " + strconv.Itoa(r.Level)}
+	for _, m := range r.Moves {
+		eg.Points = append(eg.Points, render.EvalPoint{Ply: m.Ply, Seat: m.Seat, Value: m.After, Mark: int(m.Mark)})
+	}
+	return eg
+}
+
+// betterArrow is the option that draws the better move of the move that
+// made ply on the board, or nil when there is none (or the record's
+// better move is not a legal move there: the text still names it).
+func betterArrow(g *notation.Game, r *analysis.Report, ply int) render.Option {
+	if r == nil || ply < 1 || ply > len(r.Moves) || r.Moves[ply-1].Better == "" {
+		return nil
+	}
+	prev := g.States[ply-1]
+	dp, ok := prev.(rules.Drawable)
+	if !ok {
+		return nil
+	}
+	m, err := prev.ParseMove(r.Moves[ply-1].Better)
+	if err != nil {
+		return nil
+	}
+	return render.BetterMove(dp.LastMove(m))
+}
