@@ -35,13 +35,18 @@ func TestBrowserAnalysis(t *testing.T) {
 	if size[0] < 400 || size[1] > 200 || size[1] < 90 || size[2] < 0 || size[3] > 400 {
 		t.Errorf("the graph is %.0f×%.0f px, %.0f px right of the board, %.0f px from the top", size[0], size[1], size[2], size[3])
 	}
-	// A click on the mistake's column goes to its ply.
+	// A click on the mistake's column goes to its ply, in place (the
+	// page's script steps as for the step links: no reload).
 	do(t, ctx,
+		chromedp.Evaluate[chromedp.Void](`window.stayed = true`),
 		chromedp.Click(css(fmt.Sprintf(`svg.eval-graph a[aria-label^="move %d,"] rect`, ag.Mistake))),
 		chromedp.WaitVisible(css(fmt.Sprintf(`#play[data-ply="%d"]`, ag.Mistake))),
 	)
 	if url := value(t, ctx, chromedp.Location()); !strings.HasSuffix(url, fmt.Sprintf("?ply=%d", ag.Mistake)) {
 		t.Errorf("the click went to %s", url)
+	}
+	if !value(t, ctx, chromedp.Evaluate[bool](`window.stayed === true`)) {
+		t.Error("a click on the graph reloaded the page")
 	}
 	if cur := value(t, ctx, chromedp.AttributeValue(css(`svg.eval-graph a[aria-current="step"]`), "aria-label")); !strings.HasPrefix(cur.Value, fmt.Sprintf("move %d,", ag.Mistake)) {
 		t.Errorf("the graph's current move: %q", cur.Value)

@@ -73,10 +73,11 @@
 		if (rel && document.getElementById("play") && step(rel)) { e.preventDefault(); }
 	});
 	document.addEventListener("click", function (e) {
-		var a = e.target.closest && e.target.closest("#moves a.mv, #play nav.step a");
+		var a = e.target.closest && e.target.closest("#moves a.mv, #play nav.step a, #moves a.eval-move");
 		if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
 		e.preventDefault();
-		go(a.href);
+		// An SVG link's href is an SVGAnimatedString (the graph's moves).
+		go(typeof a.href === "string" ? a.href : new URL(a.href.baseVal, location.href).href);
 	});
 
 	// Picking a move on the board (the play page). The board has a
