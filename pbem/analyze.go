@@ -20,6 +20,7 @@ package pbem
 // crash at any point loses or doubles no answer.
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -31,6 +32,7 @@ import (
 	"icepost/analysis"
 	"icepost/notation"
 	"icepost/pbem/mailread"
+	"icepost/render"
 )
 
 // analysisJobs is the analyses' queue: a row of pbem_analysis_jobs for
@@ -331,8 +333,9 @@ func worstMoves(g *game, rep *analysis.Report) string {
 	return b.String()
 }
 
-// Chart's size: its plot is at most chartWidth columns (one a move, or
-// several moves a column in a long game) and chartHeight rows.
+// Chart's size: its plot is at most chartWidth columns (up to four a
+// move in a short game, several moves a column in a long one) and
+// chartHeight rows.
 const (
 	chartWidth  = 64
 	chartHeight = 9
@@ -345,7 +348,8 @@ const (
 // seat's number. Code lines (mailbody.go), each at most 78 characters.
 func evalChart(rep *analysis.Report) string {
 	n := len(rep.Moves)
-	cols := min(n, chartWidth)
+	per := max(1, min(4, chartWidth/max(n, 1))) // columns a move
+	cols := min(n*per, chartWidth)
 	grid := make([][]byte, chartHeight)
 	for r := range grid {
 		grid[r] = []byte(strings.Repeat(" ", cols))
@@ -354,8 +358,12 @@ func evalChart(rep *analysis.Report) string {
 		}
 	}
 	for c := range cols {
-		// The column shows the last move it covers.
-		m := rep.Moves[min(n-1, (c+1)*n/cols-1)]
+		// A column shows its move, or the last of the moves it covers.
+		k := c / per
+		if n > chartWidth {
+			k = (c+1)*n/cols - 1
+		}
+		m := rep.Moves[min(k, n-1)]
 		v, mark := m.After, byte('0'+m.Seat)
 		if rep.Seats == 2 {
 			if m.Seat != 1 {
@@ -379,11 +387,11 @@ func evalChart(rep *analysis.Report) string {
 		}
 		fmt.Fprintf(&b, "    %s|%s\n", label, strings.TrimRight(string(line), " "))
 	}
-	per := ""
-	if n > cols {
-		per = fmt.Sprintf(", about %d a column", (n+cols-1)/cols)
+	scale := ""
+	if n > chartWidth {
+		scale = fmt.Sprintf(", about %d a column", (n+cols-1)/cols)
 	}
-	fmt.Fprintf(&b, "        +%s\n         moves 1 to %d%s\n", strings.Repeat("-", cols), n, per)
+	fmt.Fprintf(&b, "        +%s\n         moves 1 to %d%s\n", strings.Repeat("-", cols), n, scale)
 	return b.String()
 }
 
@@ -401,8 +409,30 @@ func analysisCommand(c mailread.Command) bool {
 	return c.Arg == mailread.OptionalGame && c.Number > 0
 }
 
-// evalPicture is the graph of the estimates as a PNG, in place of chart
-// in the HTML part.
+// evalPicture is the graph of the estimates as a PNG (render.EvalGraph),
+// which the HTML part shows in place of chart, the text part's drawing of
+// it. A graph that fails to draw leaves the text chart in the HTML.
 func (h *handling) evalPicture(g *game, rep *analysis.Report, chart string) *mailPicture {
-	return &mailPicture{Board: chart}
+	pic := &mailPicture{Board: chart}
+	graph := render.EvalGraph{Seats: rep.Seats, Title: fmt.Sprintf("%s #%d: computer analysis, level %d", g.gameName(), g.id, rep.Level)}
+	for _, st := range g.seats {
+		graph.Names = append(graph.Names, st.name)
+	}
+	for _, m := range rep.Moves {
+		graph.Points = append(graph.Points, render.EvalPoint{Ply: m.Ply, Seat: m.Seat, Value: m.After, Mark: int(m.Mark)})
+	}
+	var b bytes.Buffer
+	if err := graph.PNG(&b); err != nil {
+		h.s.log().Error("drawing an analysis graph failed: the mail shows the text chart", "game", g.id, "err", err)
+		return pic
+	}
+	counts := [4]int{}
+	for _, m := range rep.Moves {
+		counts[m.Mark]++
+	}
+	pic.Alt = fmt.Sprintf("A graph of the engine's estimates after each of the %d moves: %d inaccuracies, %d mistakes, %d blunders.",
+		len(rep.Moves), counts[analysis.Inaccuracy], counts[analysis.Mistake], counts[analysis.Blunder])
+	pic.Image = inlineImage{ContentID: fmt.Sprintf("analysis-%d-%d.%s@%s", g.id, rep.Level, randomID(), h.s.domain()),
+		Name: fmt.Sprintf("game-%d-analysis.png", g.id), Type: "image/png", Data: b.Bytes()}
+	return pic
 }

@@ -3,6 +3,7 @@ package pbem
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"io"
 	"log/slog"
@@ -113,10 +114,11 @@ func checkAnalysis(t *testing.T, m got, id, plies int) {
 	if err != nil || !ok || r.Level != 1 || len(r.Moves) != plies {
 		t.Fatalf("the attached record's analysis: %v, %v, %+v", ok, err, r)
 	}
-	for _, pic := range p.pictures {
-		if _, err := png.Decode(bytes.NewReader(pic)); err != nil {
-			t.Errorf("a picture of the mail: %v", err)
-		}
+	if len(p.pictures) != 1 {
+		t.Fatalf("%d pictures in the analysis mail, want the graph", len(p.pictures))
+	}
+	if _, err := png.Decode(bytes.NewReader(p.pictures[0])); err != nil {
+		t.Errorf("the graph: %v", err)
 	}
 }
 
@@ -333,5 +335,67 @@ func TestAnalysisAcrossRestarts(t *testing.T) {
 	checkAnalysis(t, w.last("bob"), 2, 4)
 	if n, _ := w.srv.Analyses(); n != made {
 		t.Errorf("%d analyses made after the restart, want none", n-made)
+	}
+}
+
+// The text chart: one mark a column at the height of its value, at most
+// 78 characters a line, for short and long games of two and four seats.
+func TestEvalChart(t *testing.T) {
+	report := func(seats, n int) *analysis.Report {
+		r := &analysis.Report{Level: 1, Seats: seats}
+		for k := range n {
+			// The mover's estimate climbs from 0 to 1 over the game.
+			r.Moves = append(r.Moves, analysis.Move{Ply: k + 1, Seat: k%seats + 1, After: float64(k) / float64(max(n-1, 1))})
+		}
+		return r
+	}
+	for _, c := range []struct {
+		seats, n int
+		cols     int
+		marks    string
+	}{
+		{2, 1, 4, "*"}, {2, 6, 24, "*"}, {2, 64, 64, "*"}, {2, 200, 64, "*"}, {4, 3, 12, "123"}, {4, 150, 64, "1234"},
+	} {
+		t.Run(fmt.Sprintf("%d seats, %d moves", c.seats, c.n), func(t *testing.T) {
+			chart := evalChart(report(c.seats, c.n))
+			lines := strings.Split(strings.TrimSuffix(chart, "\n"), "\n")
+			if len(lines) != chartHeight+2 {
+				t.Fatalf("%d lines:\n%s", len(lines), chart)
+			}
+			plotted := 0
+			for _, l := range lines {
+				if len(l) > 78 {
+					t.Errorf("a line of %d characters: %q", len(l), l)
+				}
+				_, plot, ok := strings.Cut(l, "|")
+				if !ok {
+					continue // the axis and the legend
+				}
+				for _, r := range plot {
+					switch {
+					case r == ' ' || r == '-':
+					case strings.ContainsRune(c.marks, r):
+						plotted++
+					default:
+						t.Errorf("mark %q in %q", r, l)
+					}
+				}
+			}
+			if plotted != c.cols {
+				t.Errorf("%d marks, want one a column, %d:\n%s", plotted, c.cols, chart)
+			}
+			if axis := lines[chartHeight]; axis != "        +"+strings.Repeat("-", c.cols) {
+				t.Errorf("the axis %q, want %d columns", axis, c.cols)
+			}
+			if !strings.Contains(lines[chartHeight+1], fmt.Sprintf("moves 1 to %d", c.n)) {
+				t.Errorf("the legend %q", lines[chartHeight+1])
+			}
+		})
+	}
+	// Two seats: seat 2's estimate is drawn as seat 1's chance (1 - it).
+	r := &analysis.Report{Seats: 2, Moves: []analysis.Move{{Ply: 1, Seat: 1, After: 1}, {Ply: 2, Seat: 2, After: 1}}}
+	lines := strings.Split(evalChart(r), "\n")
+	if !strings.HasSuffix(lines[0], "|****") || !strings.HasSuffix(lines[chartHeight-1], "|    ****") {
+		t.Errorf("a won and a lost position:\n%s", strings.Join(lines, "\n"))
 	}
 }

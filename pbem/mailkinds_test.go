@@ -125,6 +125,17 @@ func everyKindOfMail(t *testing.T) []mailKind {
 	w.step()
 	keep("moves-cell", "cy")
 
+	// The analysis of a finished game: its graph in place of the text
+	// chart.
+	quickAnalyses(w)
+	fw := &forgeryWorld{world: w}
+	fw.reply("bob", 1, 2, "resign")
+	fw.reply("bob", 1, 2, "analyze")
+	w.runAnalyses()
+	if a := keep("analysis", "bob"); !strings.Contains(a.text, "Computer analysis of IceSickle #1") {
+		t.Fatalf("bob's answer to analyze:\n%s", a.text)
+	}
+
 	if _, err := w.srv.DB.Exec(`UPDATE pbem_games SET record = 'garbage' WHERE id = 1`); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +225,7 @@ func TestEveryMailIsLikeABoardMail(t *testing.T) {
 			}
 		})
 	}
-	for _, name := range []string{"board", "preview", "moves", "refusal-board", "history", "help", "games", "refusal", "no-command", "please-confirm", "limit-notice", "vacation", "digest-on", "digest", "apology", "invitation"} {
+	for _, name := range []string{"board", "preview", "moves", "refusal-board", "history", "help", "games", "refusal", "no-command", "please-confirm", "limit-notice", "vacation", "digest-on", "digest", "apology", "invitation", "analysis"} {
 		if !seen[name] {
 			t.Errorf("no mail of the kind %q was made", name)
 		}
