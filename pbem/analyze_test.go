@@ -135,13 +135,19 @@ func (w *world) runAnalyses() int {
 	return n
 }
 
-// TestAnalyzeByMail: a player of a finished game asks for its analysis in
+// TestAnalyzeByMail, on the embedded mail system and on Dovecot: a
+// player of a finished game asks for its analysis in
 // a reply to its last board; the answer comes once the queued job has
 // run, with the analysed record attached; a second request, the same
 // player's while waiting and the other player's, starts no second
 // analysis, and each request gets one answer.
 func TestAnalyzeByMail(t *testing.T) {
-	w := newWorld(t)
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { scenarioAnalyzeByMail(t, b.new(t)) })
+	}
+}
+
+func scenarioAnalyzeByMail(t *testing.T, w *world) {
 	quickAnalyses(w)
 	fw := &forgeryWorld{world: w}
 	finishedByMail(t, fw, 1, 6)
@@ -397,5 +403,36 @@ func TestEvalChart(t *testing.T) {
 	lines := strings.Split(evalChart(r), "\n")
 	if !strings.HasSuffix(lines[0], "|****") || !strings.HasSuffix(lines[chartHeight-1], "|    ****") {
 		t.Errorf("a won and a lost position:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// An analysis queued behind another's gets a short note that it may take
+// a while; the first, which starts at once, gets none; each gets its
+// analysis once. The game-over board tells the players how to ask.
+func TestAnalysisQueuedBehindAnother(t *testing.T) {
+	w := newWorld(t)
+	quickAnalyses(w)
+	fw := &forgeryWorld{world: w}
+	finishedByMail(t, fw, 1, 2)
+	finishedByMail(t, fw, 2, 2)
+	if over := fw.latest("ada", 2, 1).text; !strings.Contains(over, "Game over") || !strings.Contains(over, "reply analyze") {
+		t.Fatalf("the game-over board does not say how to ask for the analysis:\n%s", over)
+	}
+	adaBefore, bobBefore := len(w.inbox("ada")), len(w.inbox("bob"))
+	fw.reply("ada", 1, 1, "analyze")
+	fw.reply("bob", 2, 2, "analyze")
+	if n := len(w.inbox("ada")) - adaBefore; n != 0 {
+		t.Errorf("ada, first in the queue, got %d mails before her analysis", n)
+	}
+	if n := len(w.inbox("bob")) - bobBefore; n != 1 || !strings.Contains(w.last("bob").text, "queued behind 1 analysis") {
+		t.Fatalf("bob, second in the queue, got %d mails, the last:\n%s", n, w.last("bob").text)
+	}
+	if n := w.runAnalyses(); n != 2 {
+		t.Fatalf("%d analyses made, want 2", n)
+	}
+	checkAnalysis(t, w.last("ada"), 1, 2)
+	checkAnalysis(t, w.last("bob"), 2, 2)
+	if a, b := len(w.inbox("ada"))-adaBefore, len(w.inbox("bob"))-bobBefore; a != 1 || b != 2 {
+		t.Errorf("ada got %d mails, bob %d; want 1 and 2 (the note and the analysis)", a, b)
 	}
 }
