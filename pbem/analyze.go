@@ -282,7 +282,7 @@ func (h *handling) analysisMail(g *game, seatNo int, rec string) (*outMail, erro
 		fmt.Fprintf(&b, "%s's chance of winning after each move, as the engine (level %d) estimates it: above the middle line, %s is ahead.\n\n",
 			g.seats[0].name, rep.Level, g.seats[0].name)
 	} else {
-		fmt.Fprintf(&b, "Each player's expected share of the result after their own move (each column is marked with the seat that moved), as the engine (level %d) estimates it.\n\n", rep.Level)
+		fmt.Fprintf(&b, "Each player's expected share of the result after each of their moves, as the engine (level %d) estimates it.\n\n", rep.Level)
 	}
 	b.WriteString(chart)
 	b.WriteString("\n")
@@ -390,6 +390,9 @@ func evalChart(rep *analysis.Report) string {
 	scale := ""
 	if n > chartWidth {
 		scale = fmt.Sprintf(", about %d a column", (n+cols-1)/cols)
+	}
+	if rep.Seats > 2 {
+		scale += ", drawn with the mover's seat"
 	}
 	fmt.Fprintf(&b, "        +%s\n         moves 1 to %d%s\n", strings.Repeat("-", cols), n, scale)
 	return b.String()
