@@ -62,7 +62,7 @@ func (h *handling) analyze(r *request) error {
 	case g.status == statusActive:
 		return userErrorf(g, "Game %d is still going: analyze it after it ends (reply analyze to its last board).", g.id)
 	case g.status != statusFinished:
-		return userErrorf(nil, "game %d was %s before it began: it has no moves to analyze.", g.id, g.status)
+		return userErrorf(nil, "game %d was %s, not played to its end: there is nothing to analyze.", g.id, g.status)
 	case g.ply() == 0:
 		return userErrorf(g, "Game %d ended before anyone moved: it has no moves to analyze.", g.id)
 	}
@@ -406,9 +406,10 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// analysisCommand says whether a command may name its game by number
-// (analyze N): it is then about that game, whatever the reply token's.
-func analysisCommand(c mailread.Command) bool {
+// namesGame says whether a command names the game it is about by its
+// number (analyze 12): it is then about that game, whatever the reply
+// token's.
+func namesGame(c mailread.Command) bool {
 	return c.Arg == mailread.OptionalGame && c.Number > 0
 }
 

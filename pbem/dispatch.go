@@ -137,7 +137,7 @@ func (h *handling) runCommand(mc *mailCommand, r *request) error {
 // without proof of the sender gets the board of each game it could be
 // about instead, to reply to.
 func (h *handling) findGame(mc *mailCommand, r *request) error {
-	if analysisCommand(r.cmd) {
+	if namesGame(r.cmd) {
 		return h.numberedGame(mc, r)
 	}
 	if tok := r.tok; tok != nil {

@@ -258,9 +258,9 @@ const forgottenDomain = "forgotten.invalid"
 // ForgetPlayer replaces an address, and the name the server gave it, by
 // a pseudonym (player-<12 random hex digits>@forgotten.invalid, from
 // which nothing leads back), in one transaction: in its seats and the
-// records of its games by mail (the Player tags, and the comments the
-// server wrote with the name: "ada resigns: ...", "ada offers a draw:
-// ..."), in the records of the finished games of the archive with their
+// records of its games by mail and their analyses (the Player tags, and
+// the comments the server wrote with the name: "ada resigns: ...", "ada
+// offers a draw: ..."), in the records of the finished games of the archive with their
 // seats and players, and in the mails handled from it. Its settings
 // (digest, the operator's block), vacations, error-reply times and
 // subscriptions as an observer are deleted; the outbox's mails to it are
