@@ -322,7 +322,11 @@ func worstMoves(g *game, rep *analysis.Report) string {
 			own = own[:3]
 		}
 		for _, m := range own {
-			line := fmt.Sprintf("  move %d, %s%s  a %s: %.2f before, %.2f after", m.Ply, m.Token, m.Mark.Symbol(), m.Mark, m.Before, m.After)
+			article := "a"
+			if m.Mark == analysis.Inaccuracy {
+				article = "an"
+			}
+			line := fmt.Sprintf("  move %d, %s%s  %s %s: %.2f before, %.2f after", m.Ply, m.Token, m.Mark.Symbol(), article, m.Mark, m.Before, m.After)
 			if m.Better != "" {
 				line += fmt.Sprintf("; better %s (%.2f)", m.Better, m.BetterEval)
 			}
