@@ -436,3 +436,24 @@ func TestAnalysisQueuedBehindAnother(t *testing.T) {
 		t.Errorf("ada got %d mails, bob %d; want 1 and 2 (the note and the analysis)", a, b)
 	}
 }
+
+// [bots] analysis_level: 0 is the default level, 1 to 5 are taken, others
+// refused with a message that names the key.
+func TestAnalysisLevelSetting(t *testing.T) {
+	for _, c := range []struct {
+		level, want int
+		bad         bool
+	}{{0, analysis.DefaultLevel, false}, {1, 1, false}, {5, 5, false}, {6, 0, true}, {-1, 0, true}} {
+		b := Bots{AnalysisLevel: c.level}
+		err := b.Check()
+		if c.bad {
+			if err == nil || !strings.Contains(err.Error(), "analysis_level") {
+				t.Errorf("analysis_level = %d: %v, want a refusal naming analysis_level", c.level, err)
+			}
+			continue
+		}
+		if err != nil || b.analysisLevel() != c.want {
+			t.Errorf("analysis_level = %d: %v, level %d; want %d", c.level, err, b.analysisLevel(), c.want)
+		}
+	}
+}
