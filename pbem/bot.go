@@ -27,8 +27,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"icepost/analysis"
 	"icepost/engine"
-	"icepost/pbem/mailerr"
 )
 
 // botWord is the word of a challenge that names a seat the server plays.
@@ -45,7 +45,12 @@ type Bots struct {
 	// default 5s.
 	MoveTime Duration `toml:"move_time"`
 	// Workers is the number of cores one search uses; default all.
+	// An analysis (analyze by mail) uses as many.
 	Workers int `toml:"workers"`
+	// AnalysisLevel is the engine level of the analyses players ask for
+	// by mail (analyze): 1 to engine.MaxLevel; default
+	// analysis.DefaultLevel.
+	AnalysisLevel int `toml:"analysis_level"`
 }
 
 func (b Bots) level() int {
@@ -66,6 +71,9 @@ func (b Bots) moveTime() time.Duration {
 func (b Bots) Check() error {
 	if b.Level < 0 || b.Level > engine.MaxLevel {
 		return fmt.Errorf("bots: level is from 1 to %d (0 for the default, 2)", engine.MaxLevel)
+	}
+	if b.AnalysisLevel < 0 || b.AnalysisLevel > engine.MaxLevel {
+		return fmt.Errorf("bots: analysis_level is from 1 to %d (0 for the default, %d)", engine.MaxLevel, analysis.DefaultLevel)
 	}
 	if b.MoveTime.Duration < 0 || b.Workers < 0 {
 		return fmt.Errorf("bots: move_time and workers cannot be negative")
@@ -148,12 +156,10 @@ func (g *game) botUndo(seat int) int {
 	return g.ply() - k + 1
 }
 
-// botJob is a row of pbem_bot_jobs.
-type botJob struct {
-	game  int64
-	ply   int
-	tries int
-}
+// botJobs is the bots' queue: a row of pbem_bot_jobs for each game and
+// ply at which a bot must move or answer a draw offer (jobs.go).
+var botJobs = &jobQueue{name: "bots", table: "pbem_bot_jobs", key: "ply",
+	failed: "a bot's move failed: it is tried again later"}
 
 // RunBots does the bots' work that is due, oldest first, one search each,
 // and returns how many jobs it finished. It returns an error when a job
@@ -161,61 +167,11 @@ type botJob struct {
 // ended); a job that fails for another reason is tried again later, less
 // and less often, and logged at Error level.
 func (s *Server) RunBots(ctx context.Context) (int, error) {
-	return s.runBots(ctx, nil)
-}
-
-// runBots is RunBots, calling moved, when not nil, after each job whose
-// result is committed: the daemon sends its boards then, rather than
-// when every due search is done.
-func (s *Server) runBots(ctx context.Context, moved func()) (int, error) {
-	if s.DryRun {
-		return 0, nil
-	}
-	rows, err := s.DB.QueryContext(ctx, `SELECT game_id, ply, tries FROM pbem_bot_jobs WHERE next_try_at <= ? ORDER BY created_at, game_id, ply LIMIT 100`, s.now().Unix())
-	if err != nil {
-		return 0, err
-	}
-	var jobs []botJob
-	for rows.Next() {
-		var j botJob
-		if err := rows.Scan(&j.game, &j.ply, &j.tries); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		jobs = append(jobs, j)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, j := range jobs {
-		if ctx.Err() != nil {
-			return n, ctx.Err()
-		}
-		err := s.runBotJob(ctx, j)
-		if err == nil {
-			n++
-			if moved != nil {
-				moved()
-			}
-			continue
-		}
-		if ctx.Err() != nil || mailerr.IsTemporary(err) {
-			return n, err
-		}
-		s.log().Error("a bot's move failed: it is tried again later", "game", j.game, "ply", j.ply, "tries", j.tries+1, "err", err)
-		delay := time.Minute << min(j.tries, 10)
-		if _, err := s.DB.ExecContext(ctx, `UPDATE pbem_bot_jobs SET tries = tries + 1, next_try_at = ?, last_error = ? WHERE game_id = ? AND ply = ?`,
-			s.now().Add(delay).Unix(), truncate(err.Error(), 500), j.game, j.ply); err != nil {
-			return n, err
-		}
-	}
-	return n, nil
+	return s.runJobs(ctx, botJobs, s.runBotJob, nil)
 }
 
 // runBotJob does one job: a search, then its result in one transaction.
-func (s *Server) runBotJob(ctx context.Context, j botJob) (err error) {
+func (s *Server) runBotJob(ctx context.Context, j job) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = &panicError{value: p, stack: debug.Stack()}
@@ -226,8 +182,8 @@ func (s *Server) runBotJob(ctx context.Context, j botJob) (err error) {
 	if err != nil && !errors.Is(err, errNoGame) {
 		return err
 	}
-	if g == nil || g.ply() != j.ply || !g.botDue() {
-		return s.dropBotJob(ctx, j) // the game went on, or ended, since
+	if g == nil || g.ply() != j.key || !g.botDue() {
+		return s.dropJob(ctx, botJobs, j) // the game went on, or ended, since
 	}
 	mover := g.state().ToMove()
 	level := g.seats[mover-1].bot
@@ -267,11 +223,7 @@ func (s *Server) runBotJob(ctx context.Context, j botJob) (err error) {
 		// stale) on the next turn of the loop.
 		return nil
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM pbem_bot_jobs WHERE game_id = ? AND ply = ?`, j.game, j.ply)
-	if err != nil {
-		return err
-	}
-	if k, err := res.RowsAffected(); err != nil || k != 1 {
+	if ok, err := takeJob(ctx, tx, botJobs, j); err != nil || !ok {
 		return err // done by another process meanwhile
 	}
 	what, err := h.botAct(now, c)
@@ -368,54 +320,12 @@ func (s *Server) readGame(ctx context.Context, id int64) (*game, error) {
 	return s.newHandling(ctx, tx).loadGame(id)
 }
 
-func (s *Server) dropBotJob(ctx context.Context, j botJob) error {
-	_, err := s.DB.ExecContext(ctx, `DELETE FROM pbem_bot_jobs WHERE game_id = ? AND ply = ?`, j.game, j.ply)
-	return err
-}
-
 // botLoop runs the bots' jobs until ctx ends: when a mail or a tick may
 // have queued one (wakeBots), and every poll otherwise.
-func (d *Daemon) botLoop(ctx context.Context) {
-	log := d.Server.log()
-	backoff := time.Second
-	for ctx.Err() == nil {
-		// Each move's boards are sent as soon as it is committed (the
-		// outbox syncs them first, as every reply queued outside a
-		// batch), not once every due search is done.
-		n, err := d.Server.runBots(ctx, d.poke)
-		wait := time.Minute
-		if d.Poll > 0 {
-			wait = d.Poll
-		}
-		if err != nil && ctx.Err() == nil {
-			log.Warn("bots", "err", err, "retry_in", backoff)
-			wait, backoff = backoff, min(backoff*2, 5*time.Minute)
-		} else {
-			backoff = time.Second
-			if n > 0 {
-				continue // more may be due
-			}
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-		case <-d.botWake:
-		case <-t.C:
-		}
-		t.Stop()
-	}
-}
+func (d *Daemon) botLoop(ctx context.Context) { d.jobLoop(ctx, botJobs, d.Server.runBotJob, d.botWake) }
 
 // wakeBots tells the bot loop that a job may have been queued.
-func (d *Daemon) wakeBots() {
-	if d.botWake == nil {
-		return
-	}
-	select {
-	case d.botWake <- struct{}{}:
-	default:
-	}
-}
+func (d *Daemon) wakeBots() { wakeUp(d.botWake) }
 
 // searchTimes counts the bots' searches and their time, for the
 // operator's metrics (Server.BotSearches).

@@ -57,13 +57,15 @@ type Daemon struct {
 	// (PruneSent); default DefaultKeepSent.
 	KeepSent time.Duration
 
-	wake        chan struct{}
-	botWake     chan struct{}
-	synced      atomic.Int64 // outbox rows up to this id are durable (syncDB)
-	lastTick    time.Time
-	dryRunSeen  map[uint32]bool
-	hold        outboxHold       // sending stopped by an operator fault (outbox.go)
-	inboxRemind mailerr.Reminder // an operator fault of the inbox
+	wake    chan struct{}
+	botWake chan struct{}
+	// analysisWake wakes the analysis loop (analyze.go).
+	analysisWake chan struct{}
+	synced       atomic.Int64 // outbox rows up to this id are durable (syncDB)
+	lastTick     time.Time
+	dryRunSeen   map[uint32]bool
+	hold         outboxHold       // sending stopped by an operator fault (outbox.go)
+	inboxRemind  mailerr.Reminder // an operator fault of the inbox
 	// unrecorded are sends whose outcome could not be written (a full
 	// disk): SendOutbox writes them before it sends anything else.
 	unrecorded []sendOutcome
@@ -92,6 +94,7 @@ func (d *Daemon) InboxState() (bool, error) {
 func (d *Daemon) Run(ctx context.Context) error {
 	d.wake = make(chan struct{}, 1)
 	d.botWake = make(chan struct{}, 1)
+	d.analysisWake = make(chan struct{}, 1)
 	log := d.Server.log()
 	sendDone := make(chan struct{})
 	go func() {
@@ -104,6 +107,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 	go func() {
 		defer close(botDone)
 		d.botLoop(ctx)
+	}()
+	// So do the analyses (analyze.go), which take minutes: no bot waits
+	// for one.
+	analysisDone := make(chan struct{})
+	go func() {
+		defer close(analysisDone)
+		d.analysisLoop(ctx)
 	}()
 	if err := d.Server.Resume(ctx); err != nil {
 		log.Warn("resuming the clocks", "err", err)
@@ -154,6 +164,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	<-sendDone
 	<-botDone
+	<-analysisDone
 	return nil
 }
 
@@ -257,6 +268,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 		return n, errors.Join(herr, err)
 	}
 	d.wakeBots()
+	d.wakeAnalyses()
 	return n, herr
 }
 

@@ -131,11 +131,15 @@ func (h *handling) runCommand(mc *mailCommand, r *request) error {
 	return mc.run(h, r)
 }
 
-// findGame sets the game a command is about: the reply token's (whose
-// seat must be the From's), or the sender's one game that fits the
-// command. A forSeat command without proof of the sender gets the board
-// of each game it could be about instead, to reply to.
+// findGame sets the game a command is about: the game it names by
+// number (analyze 12), the reply token's (whose seat must be the From's),
+// or the sender's one game that fits the command. A forSeat command
+// without proof of the sender gets the board of each game it could be
+// about instead, to reply to.
 func (h *handling) findGame(mc *mailCommand, r *request) error {
+	if namesGame(r.cmd) {
+		return h.numberedGame(mc, r)
+	}
 	if tok := r.tok; tok != nil {
 		g, err := h.loadGame(tok.game)
 		if errors.Is(err, errNoGame) {
@@ -163,8 +167,14 @@ func (h *handling) findGame(mc *mailCommand, r *request) error {
 	switch {
 	case len(ids) == 0 && mc.about.toMove:
 		return userErrorf(nil, "your move %s came in a new mail, and none of your games waits for your move now. Send \"games\" to list your games.", r.cmd.Moves[0])
+	case len(ids) == 0 && mc.about.none != "":
+		return userErrorf(nil, "%s", mc.about.none)
 	case len(ids) == 0:
 		return userErrorf(nil, "you have no game this command could be about. Send \"games\" to list your games.")
+	case len(ids) > 1 && mc.Arg == mailread.OptionalGame:
+		// Finished games pile up: a board of each, to reply to, could
+		// be dozens of mails. The numbers, to name one, are enough.
+		return userErrorf(nil, "%s", h.whichGame(r.cmd, ids))
 	case mc.proof == forSeat && !h.sender.proven:
 		return &pickError{ids: ids, why: h.notDone(r.cmd, len(ids))}
 	case len(ids) > 1:
@@ -176,6 +186,48 @@ func (h *handling) findGame(mc *mailCommand, r *request) error {
 	}
 	r.g, r.seat = g, g.seatOf(h.msg.From)
 	return nil
+}
+
+// numberedGame sets the game a command names by its number: the From
+// must have a seat in it, and for a forSeat command, proof (any reply
+// token of the server's from that address, or a verified sender).
+func (h *handling) numberedGame(mc *mailCommand, r *request) error {
+	id := r.cmd.Number
+	g, err := h.loadGame(id)
+	if errors.Is(err, errNoGame) {
+		return userErrorf(nil, "game %d does not exist. Send \"games\" to list your games.", id)
+	}
+	if err != nil {
+		return err
+	}
+	seatNo := g.seatOf(h.msg.From)
+	if seatNo == 0 {
+		return userErrorf(nil, "%s has no seat in game %d: only its players may ask this of it.", h.msg.From, id)
+	}
+	if mc.proof == forSeat && !h.sender.proven {
+		return &pickError{ids: []int64{id}, why: h.notDone(r.cmd, 1)}
+	}
+	r.g, r.seat = g, seatNo
+	return nil
+}
+
+// whichGame asks which of the sender's games ids (oldest first) a
+// command that takes a game's number is about, listing the last ten.
+func (h *handling) whichGame(c mailread.Command, ids []int64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "you have %d games it could be about. Write it again with the game's number, like:\n\n    %s %d\n\n", len(ids), c.Verb, ids[len(ids)-1])
+	if len(ids) > 10 {
+		fmt.Fprintf(&b, "The last 10 of them:\n")
+		ids = ids[len(ids)-10:]
+	}
+	for _, id := range ids {
+		g, err := h.loadGame(id)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "  #%d  %s\n", id, g.title())
+	}
+	return b.String()
 }
 
 // notDone is what the board says to a command that acts for a seat from a

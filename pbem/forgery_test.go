@@ -27,6 +27,7 @@ import (
 //	game 2: ada vs cy, ada to move
 //	game 3: bob vs dee, dee to move (ada follows nothing)
 //	game 4: dee challenged ada, not yet answered
+//	game 5: ada vs bob, one move, then bob resigned (ada may analyze it)
 type forgeryWorld struct {
 	*world
 	move2 string // a legal move of ada's in game 2
@@ -44,6 +45,9 @@ func newForgeryWorld(t *testing.T, newWorld func(testing.TB) *world) *forgeryWor
 	fw.game("bob", "dee", 3)
 	fw.reply("bob", 3, 1, moveFor(t, w, 3, 0))
 	w.send("dee", "challenge icesickle "+w.sys.Address("ada"))
+	fw.game("ada", "bob", 5)
+	fw.reply("ada", 5, 1, moveFor(t, w, 5, 0))
+	fw.reply("bob", 5, 2, "resign")
 	// ada's conditional move in game 1: if bob plays A, she answers B.
 	st := replay(t, w, 1).Final()
 	a := st.Moves(nil)[0]
@@ -106,6 +110,8 @@ func (fw *forgeryWorld) state() string {
 		`SELECT game_id, address FROM pbem_observers ORDER BY game_id, address`,
 		`SELECT address, digest, blocked FROM pbem_players ORDER BY address`,
 		`SELECT game_id, ply FROM pbem_bot_jobs ORDER BY game_id`,
+		`SELECT game_id, level FROM pbem_analysis_jobs ORDER BY game_id`,
+		`SELECT game_id, level, seat FROM pbem_analysis_requests ORDER BY game_id, seat`,
 	} {
 		rows, err := fw.srv.DB.Query(q)
 		if err != nil {
@@ -179,6 +185,7 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 		"vacation":         "vacation 3",
 		"digest":           "digest on",
 		"confirm":          "confirm off",
+		"analyze":          "analyze",
 	}
 }
 

@@ -38,6 +38,8 @@ const (
 type gameFilter struct {
 	statuses []string
 	toMove   bool // only games waiting for the sender's move
+	// none, when set, is the answer when the sender has no such game.
+	none string
 }
 
 // request is one command of a mail, with what dispatch found for it.
@@ -137,6 +139,10 @@ func init() {
 		{Syntax: mailread.Syntax{Verb: "confirm", Arg: mailread.OnOff},
 			usage: "confirm on, confirm off", help: "a short mail for each of your own moves (on), or none",
 			proof: forSender, run: (*handling).confirmCommand},
+		{Syntax: mailread.Syntax{Verb: "analyze", Arg: mailread.OptionalGame},
+			usage: "analyze, analyze NUMBER",
+			help:  "once a game has ended: the computer's analysis of every move, its mistakes marked with the better moves, and a graph of how the odds went; by mail when it is made (minutes). In a reply to the game's last board, or with the game's number",
+			proof: forSeat, about: finishedGame, run: (*handling).analyze},
 		{Syntax: mailread.Syntax{Verb: "help"},
 			usage: "help", help: "this text",
 			proof: readOnly, run: (*handling).help},

@@ -125,6 +125,29 @@ func everyKindOfMail(t *testing.T) []mailKind {
 	w.step()
 	keep("moves-cell", "cy")
 
+	// The analysis of a finished game: its graph in place of the text
+	// chart; of two and of three seats (the Pikemen game, played on a
+	// few moves and resigned).
+	quickAnalyses(w)
+	fw := &forgeryWorld{world: w}
+	three := []string{"cy", "dee", "eve"}
+	for k := range 12 {
+		seat := replay(t, w, 2).Final().ToMove()
+		fw.reply(three[seat-1], 2, seat, moveFor(t, w, 2, k))
+	}
+	fw.reply("cy", 2, 1, "resign")
+	fw.reply("dee", 2, 2, "analyze")
+	w.runAnalyses()
+	if a := keep("analysis-3-seats", "dee"); !strings.Contains(a.text, "Computer analysis of Pikemen #2") {
+		t.Fatalf("dee's answer to analyze:\n%s", a.text)
+	}
+	fw.reply("bob", 1, 2, "resign")
+	fw.reply("bob", 1, 2, "analyze")
+	w.runAnalyses()
+	if a := keep("analysis", "bob"); !strings.Contains(a.text, "Computer analysis of IceSickle #1") {
+		t.Fatalf("bob's answer to analyze:\n%s", a.text)
+	}
+
 	if _, err := w.srv.DB.Exec(`UPDATE pbem_games SET record = 'garbage' WHERE id = 1`); err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +237,7 @@ func TestEveryMailIsLikeABoardMail(t *testing.T) {
 			}
 		})
 	}
-	for _, name := range []string{"board", "preview", "moves", "refusal-board", "history", "help", "games", "refusal", "no-command", "please-confirm", "limit-notice", "vacation", "digest-on", "digest", "apology", "invitation"} {
+	for _, name := range []string{"board", "preview", "moves", "refusal-board", "history", "help", "games", "refusal", "no-command", "please-confirm", "limit-notice", "vacation", "digest-on", "digest", "apology", "invitation", "analysis", "analysis-3-seats"} {
 		if !seen[name] {
 			t.Errorf("no mail of the kind %q was made", name)
 		}

@@ -258,9 +258,9 @@ const forgottenDomain = "forgotten.invalid"
 // ForgetPlayer replaces an address, and the name the server gave it, by
 // a pseudonym (player-<12 random hex digits>@forgotten.invalid, from
 // which nothing leads back), in one transaction: in its seats and the
-// records of its games by mail (the Player tags, and the comments the
-// server wrote with the name: "ada resigns: ...", "ada offers a draw:
-// ..."), in the records of the finished games of the archive with their
+// records of its games by mail and their analyses (the Player tags, and
+// the comments the server wrote with the name: "ada resigns: ...", "ada
+// offers a draw: ..."), in the records of the finished games of the archive with their
 // seats and players, and in the mails handled from it. Its settings
 // (digest, the operator's block), vacations, error-reply times and
 // subscriptions as an observer are deleted; the outbox's mails to it are
@@ -318,6 +318,9 @@ func (s *Server) ForgetPlayer(ctx context.Context, address string) (*Forgotten, 
 		}
 		edit(recs[0])
 		if _, err := tx.ExecContext(ctx, `UPDATE pbem_games SET record = ? WHERE id = ?`, recs[0].String(), id); err != nil {
+			return nil, err
+		}
+		if err := forgetInAnalyses(ctx, tx, id, edit); err != nil {
 			return nil, err
 		}
 	}
@@ -410,6 +413,45 @@ func refuseUnknown(ctx context.Context, tx *sql.Tx, addr string, pa PlayerArchiv
 	}
 	if n == 0 {
 		return fmt.Errorf("%w: nothing is kept about %s", ErrRefused, addr)
+	}
+	return nil
+}
+
+// forgetInAnalyses applies edit to the stored analyses of game id
+// (analyze.go), which are the game's record with more in it.
+func forgetInAnalyses(ctx context.Context, tx *sql.Tx, id int64, edit func(*notation.Record) error) error {
+	rows, err := tx.QueryContext(ctx, `SELECT level, record FROM pbem_analyses WHERE game_id = ?`, id)
+	if err != nil {
+		return err
+	}
+	type stored struct {
+		level int
+		text  string
+	}
+	var all []stored
+	for rows.Next() {
+		var s stored
+		if err := rows.Scan(&s.level, &s.text); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, s)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, s := range all {
+		recs, errs := notation.Parse("", []byte(s.text))
+		if len(errs) > 0 || len(recs) != 1 {
+			return fmt.Errorf("game %d: its analysis at level %d does not read: %w", id, s.level, errs.Err())
+		}
+		if err := edit(recs[0]); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE pbem_analyses SET record = ? WHERE game_id = ? AND level = ?`, recs[0].String(), id, s.level); err != nil {
+			return err
+		}
 	}
 	return nil
 }

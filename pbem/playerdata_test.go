@@ -41,6 +41,14 @@ func playerWorld(t *testing.T) (*world, []int64) {
 	if st, _ := gameStatus(t, w); st != statusFinished {
 		t.Fatalf("game 1 is %s after ada resigned", st)
 	}
+	// ada asks for its analysis, which holds her name and address too.
+	quickAnalyses(w)
+	thread := replyToken{kind: 'g', game: ids[0], seat: 1}.sign(w.srv.Secret)
+	w.deliver(w.write("ada", w.srv.plusAddress(thread), "Re: game", "", "analyze"))
+	w.step()
+	if n := w.runAnalyses(); n != 1 || countRows(t, w, `SELECT count(*) FROM pbem_analyses WHERE record LIKE '%ada@club.test%'`) != 1 {
+		t.Fatalf("%d analyses made; want game 1's, naming ada", n)
+	}
 	w.send("ada", "digest on")
 	w.send("ada", "vacation 3")
 	w.send("dee", "challenge icesickle "+w.sys.Address("eve"))

@@ -59,6 +59,7 @@ type Server struct {
 
 	botTrees    botTrees    // the search trees of the last bot games
 	botSearches searchTimes // the bots' searches, counted and timed
+	analyses    searchTimes // the analyses made (analyze.go), counted and timed
 
 	// writeMu queues the daemon's own writers (its inbox, outbox, bot and
 	// clock loops): see writing.

@@ -95,6 +95,9 @@ func (h *handling) nextStep(g *game, seatNo int) string {
 	switch {
 	case g.status != statusActive:
 		b.WriteString(g.endText() + "\n")
+		if seatNo > 0 && g.status == statusFinished && g.ply() > 0 {
+			b.WriteString("For the computer's analysis of the game (its mistakes, the better moves, a graph of the odds), reply analyze.\n")
+		}
 	case seatNo > 0 && s.ToMove() == seatNo:
 		example := ""
 		if legal := s.Moves(nil); len(legal) > 0 {

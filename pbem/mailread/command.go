@@ -19,6 +19,7 @@ import (
 //	Conditions    if TOKEN then TOKEN [if TOKEN then TOKEN]...
 //	Challenge     challenge GAME [name=value ...] SEAT ...  (a SEAT an address or the word bot)
 //	OptionalCell  moves | moves e1
+//	OptionalGame  analyze | analyze 12 (or #12)
 //
 // A move token is whatever the Grammar says is a move of some game, in
 // its canonical spelling: square letters in lower case, sizes,
@@ -56,6 +57,7 @@ const (
 	Conditions              // "THEIRS then MINE [if THEIRS then MINE]..." after the verb "if"
 	Challenge               // GAME [name=value ...] SEAT ...
 	OptionalCell            // nothing, or a cell's name: e1, c10
+	OptionalGame            // nothing, or a game's number as GameNumber reads it
 )
 
 // Syntax is one command as the reader knows it.
@@ -78,7 +80,8 @@ type Command struct {
 	// Moves: the move (OneMove), the moves (Moves), or the conditions'
 	// tokens in pairs, THEIRS then MINE (Conditions).
 	Moves []string
-	// Number: the game (GameNumber) or the days (DaysOrOff, when not Off).
+	// Number: the game (GameNumber, OptionalGame: 0 for none) or the
+	// days (DaysOrOff, when not Off).
 	Number int64
 	// Off: "off" was given (DaysOrOff, OnOff).
 	Off bool
@@ -104,6 +107,10 @@ func (c Command) String() string {
 		out = append(out, c.Moves...)
 	case GameNumber:
 		out = append(out, strconv.FormatInt(c.Number, 10))
+	case OptionalGame:
+		if c.Number > 0 {
+			out = append(out, strconv.FormatInt(c.Number, 10))
+		}
 	case DaysOrOff:
 		if c.Off {
 			out = append(out, "off")
@@ -216,12 +223,14 @@ func parseArgs(s Syntax, args []string, g Grammar) (Command, bool) {
 		if len(args) != 1 {
 			return c, false
 		}
-		a := strings.TrimPrefix(args[0], "#")
-		if len(a) > 15 || !allDigits(a) {
-			return c, false
-		}
-		c.Number, _ = strconv.ParseInt(a, 10, 64)
+		c.Number = gameNumber(args[0])
 		return c, c.Number > 0
+	case OptionalGame:
+		if len(args) == 0 {
+			return c, true
+		}
+		c.Number = gameNumber(args[0])
+		return c, len(args) == 1 && c.Number > 0
 	case DaysOrOff:
 		if len(args) != 1 {
 			return c, false
@@ -257,6 +266,16 @@ func parseArgs(s Syntax, args []string, g Grammar) (Command, bool) {
 		return c, len(args) == 1 && isCell(c.Cell)
 	}
 	return c, false
+}
+
+// gameNumber reads a game's number, "12" or "#12"; 0 when a is none.
+func gameNumber(a string) int64 {
+	a = strings.TrimPrefix(a, "#")
+	if len(a) > 15 || !allDigits(a) {
+		return 0
+	}
+	n, _ := strconv.ParseInt(a, 10, 64)
+	return n
 }
 
 // MaxChain bounds the moves of one conditional line or preview.

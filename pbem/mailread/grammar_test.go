@@ -18,6 +18,7 @@ var grammar = Language{Games: games.Grammar{}, Verbs: []Syntax{
 	{Verb: "conditions clear"},
 	{Verb: "preview", Arg: Moves},
 	{Verb: "moves", Arg: OptionalCell},
+	{Verb: "analyze", Arg: OptionalGame},
 }}
 
 // lines is each command's canonical line.

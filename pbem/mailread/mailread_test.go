@@ -191,6 +191,7 @@ func TestParseCommand(t *testing.T) {
 		{"if M@d4 then s@a1", "if M@d4 then S@a1"}, {"IF m@d4 THEN S@a1 if a1xc3 then L@e5", "if M@d4 then S@a1 if a1xc3 then L@e5"},
 		{"conditions clear", "conditions clear"}, {"Conditions Clear", "conditions clear"},
 		{"moves", "moves"}, {"Moves E1", "moves e1"}, {"moves c10", "moves c10"},
+		{"analyze", "analyze"}, {"Analyze 12", "analyze 12"}, {"analyze #7", "analyze 7"},
 		{"preview L@c3", "preview L@c3"}, {"Preview l@c3 m@d4", "preview L@c3 M@d4"},
 		// Not commands
 		{"Thanks for the game!", ""}, {"", ""}, {"c3", ""}, {"e4", ""}, {"c3xe5 is my move", ""},
@@ -202,6 +203,7 @@ func TestParseCommand(t *testing.T) {
 		{"if you play M@d4 then S@a1", ""}, {"if M@d4 then", ""}, {"if M@d4 S@a1", ""}, {"if M@d4 then S@a1 if", ""},
 		{"if M@d4 then S@a1 and then", ""}, {"conditions", ""}, {"conditions clear all", ""}, {"preview", ""}, {"preview it", ""},
 		{"moves please", ""}, {"moves e1 e2", ""}, {"moves 1e", ""}, {"moves abc1", ""},
+		{"analyze 0", ""}, {"analyze it", ""}, {"analyze 12 13", ""}, {"analyze #", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

@@ -117,6 +117,8 @@ var (
 		"How long the oldest unsent mail has waited; 0 when none waits.", nil, nil)
 	descBots = prometheus.NewDesc("icepost_bot_jobs_queued",
 		"Bot moves waiting to be searched.", nil, nil)
+	descAnalyses = prometheus.NewDesc("icepost_analysis_jobs_queued",
+		"Analyses players asked for by mail (analyze) waiting to be made.", nil, nil)
 	descBeat = prometheus.NewDesc("icepost_heartbeat_timestamp_seconds",
 		"When the daemon's loop last beat (Unix time); 0 before the first beat.", nil, nil)
 	descIMAP = prometheus.NewDesc("icepost_imap_connected",
@@ -131,7 +133,7 @@ var (
 type collector struct{ m *Monitor }
 
 func (c collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{descMails, descOutbox, descOldest, descBots, descBeat, descIMAP, descSearch, descUp} {
+	for _, d := range []*prometheus.Desc{descMails, descOutbox, descOldest, descBots, descAnalyses, descBeat, descIMAP, descSearch, descUp} {
 		ch <- d
 	}
 }
@@ -206,6 +208,10 @@ func (m *Monitor) collectDB(ctx context.Context, ch chan<- prometheus.Metric) er
 		return err
 	}
 	ch <- prometheus.MustNewConstMetric(descBots, prometheus.GaugeValue, jobs)
+	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM pbem_analysis_jobs`).Scan(&jobs); err != nil {
+		return err
+	}
+	ch <- prometheus.MustNewConstMetric(descAnalyses, prometheus.GaugeValue, jobs)
 
 	beat, err := m.heartbeat(ctx)
 	if err != nil {

@@ -78,6 +78,7 @@ func TestMetricsAndHealth(t *testing.T) {
 		`icepost_mails_handled_total{outcome="refused"} 1`,    // board, of no game
 		`icepost_outbox_mails{state="unsent"} 3`,
 		`icepost_bot_jobs_queued 0`,
+		`icepost_analysis_jobs_queued 0`,
 		`icepost_imap_connected 1`,
 		`icepost_bot_search_seconds_sum 1.5`,
 		`icepost_bot_search_seconds_count 3`,
