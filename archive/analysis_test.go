@@ -1,14 +1,19 @@
 package archive
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"icepost/analysis"
 	"icepost/notation"
@@ -425,5 +430,86 @@ func TestAnalyzeRefusesBadOptions(t *testing.T) {
 	}
 	if _, err := a.Analyze(context.Background(), Query{Game: "chess"}, AnalyzeOptions{}); !errors.Is(err, ErrQuery) {
 		t.Errorf("an unknown game: %v", err)
+	}
+}
+
+// TestAnalyzeKilledHelper is the process TestAnalyzeKilled kills: it
+// analyses the archive ICEPOST_ANALYZE_DB at level 1.
+func TestAnalyzeKilledHelper(t *testing.T) {
+	db := os.Getenv("ICEPOST_ANALYZE_DB")
+	if db == "" {
+		t.Skip("run by TestAnalyzeKilled")
+	}
+	a, err := Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Analyze(context.Background(), Query{}, AnalyzeOptions{Level: 1, Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An analysis killed (SIGKILL) at a random moment leaves every game
+// either analysed whole (record and rows) or untouched, and the next run
+// analyses exactly the games left: none twice.
+func TestAnalyzeKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	ctx := context.Background()
+	const n = 16
+	text := shortGames(t, n, 5)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
+	for round := range 2 {
+		db := filepath.Join(t.TempDir(), "a.db")
+		a, err := Open(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		importText(t, a, text)
+		imported := map[int64]string{}
+		for id := int64(1); id <= n; id++ {
+			imported[id] = storedRecord(t, a, id).String()
+		}
+		a.Close()
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAnalyzeKilledHelper$")
+		cmd.Env = append(os.Environ(), "ICEPOST_ANALYZE_DB="+db)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		delay := time.Duration(400+rng.IntN(1200)) * time.Millisecond
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("the analysis failed before it was killed: %v\n%s", err, out.String())
+			}
+		case <-time.After(delay):
+			cmd.Process.Kill()
+			<-done
+		}
+		a, err = Open(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := checkStored(t, a, imported)[1]
+		st, err := a.Analyze(ctx, Query{}, AnalyzeOptions{Level: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Selected != n-before || st.Analysed != n-before || st.Read != 0 || st.Skipped != 0 || st.Failed != 0 {
+			t.Errorf("killed after %v with %d games analysed; the next run: %+v", delay, before, st)
+		}
+		if got := checkStored(t, a, imported); got[1] != n {
+			t.Errorf("after the second run: %v analysed", got)
+		}
+		if c, f, err := a.Verify(ctx, nil); err != nil || f != 0 || c != n {
+			t.Errorf("verify: %d %d %v", c, f, err)
+		}
+		t.Logf("round %d: killed after %v with %d of %d games analysed; then %+v", round, delay, before, n, st)
+		a.Close()
 	}
 }
