@@ -257,6 +257,13 @@ func TestAnalyzeInPlace(t *testing.T) {
 	if n, _ := a.Count(ctx, Query{Tags: []TagFilter{{"Annotator", "icepost level 1"}}}); n != 6 {
 		t.Errorf("-tag Annotator: %d games", n)
 	}
+	// Words: the records' own comments, not the analysis's numbers.
+	if n, _ := a.Count(ctx, Query{Text: "own comment"}); n != 6 {
+		t.Errorf("-text \"own comment\": %d games", n)
+	}
+	if n, _ := a.Count(ctx, Query{Text: "eval"}); n != 0 {
+		t.Errorf("-text eval: %d games", n)
+	}
 
 	// Again at the same level: nothing to do, nothing changed.
 	snapshot := map[int64]string{}
@@ -346,6 +353,9 @@ func TestAnalyzeReadsAnalysedRecords(t *testing.T) {
 	importText(t, a, rec.String()+"\n"+shortGames(t, 1, 9))
 	if n, _ := a.Count(ctx, Query{Blunder: "Bob"}); n != 0 {
 		t.Errorf("-blunder Bob before archive analyze: %d games", n)
+	}
+	if n, _ := a.Count(ctx, Query{Text: "eval engine"}); n != 0 {
+		t.Errorf("-text \"eval engine\" finds %d games: the analysis's comments went into the full-text index", n)
 	}
 	// The other game is Ada's and Bob's too; the Annotator tag tells the
 	// analysed one.
