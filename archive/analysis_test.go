@@ -467,7 +467,7 @@ func TestAnalyzeKilled(t *testing.T) {
 		t.Skip("starts processes")
 	}
 	ctx := context.Background()
-	const n = 16
+	const n = 10
 	text := shortGames(t, n, 5)
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
 	for round := range 2 {
@@ -489,7 +489,7 @@ func TestAnalyzeKilled(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		delay := time.Duration(400+rng.IntN(1200)) * time.Millisecond
+		delay := time.Duration(400+rng.IntN(900)) * time.Millisecond
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
