@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"time"
@@ -63,6 +64,10 @@ type AnalyzeStats struct {
 	Failed  int // reported to Bad
 	Moves   int // moves analysed by the engine
 }
+
+// ErrAnalysis: an analysed game's rows (analysis, analysis_seats) do not
+// say what the analysis in its record says.
+var ErrAnalysis = errors.New("the stored analysis does not match the record")
 
 // errChanged: a game's record changed while it was analysed.
 var errChanged = errors.New("the game's record changed while it was analysed; run archive analyze again")
@@ -382,4 +387,39 @@ func (a *Archive) PlayerAnalyses(ctx context.Context) (map[string]AnalysisSummar
 		out[name] = s
 	}
 	return out, rows.Err()
+}
+
+// checkAnalysis checks that game id's rows, analysed at level, say what
+// the analysis in its record (rec) says (Verify).
+func (a *Archive) checkAnalysis(ctx context.Context, id int64, level int, rec *notation.Record) error {
+	rep, ok, err := analysis.Read(rec)
+	if err != nil || !ok || rep.Level != level {
+		return fmt.Errorf("%w: analysed at level %d, but the record holds no analysis at that level", ErrAnalysis, level)
+	}
+	want := seatSums(rep)
+	rows, err := a.db.QueryContext(ctx, `SELECT seat, moves, loss, inaccuracies, mistakes, blunders FROM analysis_seats WHERE game_id = ?`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var seat int
+		var s seatAnalysis
+		if err := rows.Scan(&seat, &s.moves, &s.loss, &s.inaccuracies, &s.mistakes, &s.blunds); err != nil {
+			return err
+		}
+		n++
+		w := want[seat]
+		if w == nil || w.moves != s.moves || math.Abs(w.loss-s.loss) > 1e-9 || w.inaccuracies != s.inaccuracies || w.mistakes != s.mistakes || w.blunds != s.blunds {
+			return fmt.Errorf("%w: seat %d", ErrAnalysis, seat)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if n != len(want) {
+		return fmt.Errorf("%w: %d seats stored, %d in the record", ErrAnalysis, n, len(want))
+	}
+	return nil
 }

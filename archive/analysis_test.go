@@ -418,6 +418,40 @@ func TestAnalyzeReadsAnalysedRecords(t *testing.T) {
 	if err != nil || len(all) != 2 || all["Bob"] != bob.Analysis || all["Ada"] != ada.Analysis {
 		t.Errorf("PlayerAnalyses: %v %v", all, err)
 	}
+	// Verify checks the rows against the records.
+	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) }); c != 2 || f != 0 || err != nil {
+		t.Errorf("verify: %d %d %v", c, f, err)
+	}
+	for _, bad := range []string{
+		`UPDATE analysis_seats SET blunders = 0 WHERE game_id = 1 AND seat = 2`,
+		`UPDATE analysis_seats SET loss = loss + 0.01 WHERE game_id = 1 AND seat = 1`,
+		`DELETE FROM analysis_seats WHERE game_id = 1 AND seat = 1`,
+		`UPDATE analysis SET level = 2 WHERE game_id = 1`,
+	} {
+		tx, _ := a.db.Begin()
+		if _, err := tx.Exec(bad); err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		// Verify reads outside the transaction: commit, check, then put
+		// the rows back by analysing again from the record.
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		_, f, err := a.Verify(ctx, func(id int64, err error) {
+			ids = append(ids, id)
+			if !errors.Is(err, ErrAnalysis) {
+				t.Errorf("%s: verify: %v", bad, err)
+			}
+		})
+		if err != nil || f != 1 || !slices.Equal(ids, []int64{1}) {
+			t.Errorf("%s: verify found %v (%d, %v)", bad, ids, f, err)
+		}
+		a.db.Exec(`DELETE FROM analysis WHERE game_id = 1`)
+		if st, err := a.Analyze(ctx, Query{Tags: []TagFilter{{"Annotator", "icepost level 3"}}}, AnalyzeOptions{Level: 3}); err != nil || st != (AnalyzeStats{Selected: 1, Read: 1}) {
+			t.Fatalf("analyse again: %+v %v", st, err)
+		}
+	}
 	// Deleting the game deletes its analysis.
 	if err := a.Delete(ctx, 1); err != nil {
 		t.Fatal(err)
