@@ -231,13 +231,24 @@ func (r *gameRow) fill(rec *notation.Record, g notation.Walked, start string, pr
 	return nil
 }
 
+// comments are the words of a record for the full-text index: its
+// comments, but for those an analysis wrote ("[%eval 0.52] ...", by
+// icepost's analysis or another program's), which are numbers for
+// programs, not words to search.
 func comments(rec *notation.Record) []string {
 	var out []string
+	words := func(cs []string) {
+		for _, c := range cs {
+			if !strings.HasPrefix(c, "[%eval ") {
+				out = append(out, c)
+			}
+		}
+	}
 	var line func(l *notation.Line)
 	line = func(l *notation.Line) {
 		for _, m := range l.Moves {
-			out = append(out, m.Before...)
-			out = append(out, m.After...)
+			words(m.Before)
+			words(m.After)
 			for _, v := range m.Variations {
 				line(v)
 			}

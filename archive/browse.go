@@ -277,6 +277,9 @@ type PlayerRecord struct {
 	Results
 	Games     []GameResults     // by game, most played first
 	Opponents []OpponentResults // most games together first
+	// Analysis is what the computer analysis of their games says of
+	// their moves (archive analyze); Games 0 when none is analysed.
+	Analysis AnalysisSummary
 }
 
 // Player returns the results of the player called name (any case and
@@ -336,6 +339,9 @@ func (a *Archive) Player(ctx context.Context, name string, maxOpponents int) (*P
 	}
 	if len(pr.Games) == 0 {
 		return nil, fmt.Errorf("%w: no games of %q", ErrNotFound, clip(name))
+	}
+	if pr.Analysis, err = a.playerAnalysis(ctx, id); err != nil {
+		return nil, err
 	}
 
 	if maxOpponents <= 0 {

@@ -29,6 +29,7 @@ type Query struct {
 	Text     string      // words in comments, names, event and site (all of them)
 	Position string      // a position code the game reached
 	Moves    string      // move tokens the game began with, from the usual start
+	Blunder  string      // a player who made a blunder in the game, by its stored analysis (Analyze)
 	Limit    int         // at most this many games; 0 means all
 	Offset   int         // skip this many first
 }
@@ -202,6 +203,7 @@ type checkedQuery struct {
 	positionIDs   []int64
 	paths         []movePath
 	limit, offset int
+	blunder       string // a player's key (normalizeName); "" for none
 }
 
 // checkedTag is a tag filter with its value in the stored form: a whole
@@ -216,7 +218,7 @@ type checkedTag struct {
 // wrap ErrQuery; they come in the order of the Query's fields, after the
 // checks that bound every value.
 func check(q Query) (*checkedQuery, error) {
-	for _, v := range []string{q.Game, q.Player, q.Opponent, q.Result, q.Since, q.Until, q.Event, q.Text, q.Position, q.Moves} {
+	for _, v := range []string{q.Game, q.Player, q.Opponent, q.Result, q.Since, q.Until, q.Event, q.Text, q.Position, q.Moves, q.Blunder} {
 		if len(v) > maxFilter {
 			return nil, queryErr("a search value is %d bytes long; the most is %d", len(v), maxFilter)
 		}
@@ -266,6 +268,11 @@ func check(q Query) (*checkedQuery, error) {
 	}
 	if c.outcome >= 0 && c.player == "" && c.seat == 0 {
 		return nil, queryErr("a result (%s) needs a player or a seat: whose result?", q.Result)
+	}
+
+	c.blunder = normalizeName(q.Blunder)
+	if q.Blunder != "" && c.blunder == "" {
+		return nil, queryErr("a search for a player's blunders needs a name")
 	}
 
 	if q.Since != "" {

@@ -121,6 +121,11 @@ func build(c *checkedQuery) *builder {
 	if len(c.moves) > 0 {
 		movesCond(b, c.paths)
 	}
+	if c.blunder != "" {
+		// The stored analysis (analysis.go): a seat of the player with a
+		// blunder, through seats_player and the key of analysis_seats.
+		b.add("g.id IN (SELECT s.game_id FROM seats s JOIN analysis_seats an ON an.game_id = s.game_id AND an.seat = s.seat WHERE s.player_id IN "+playerIDs+" AND an.blunders > 0)", c.blunder, c.blunder)
+	}
 	return b
 }
 

@@ -32,6 +32,9 @@ func (s SeatStats) AvgPlies() float64 {
 type PlayerStats struct {
 	Name                       string
 	Games, Wins, Losses, Draws int
+	// Analysis is the computer analysis of their moves in the analysed
+	// games among those counted (archive analyze).
+	Analysis AnalysisSummary
 }
 
 // Score is wins plus half the draws.
@@ -89,8 +92,10 @@ func (a *Archive) Stats(ctx context.Context, q Query, maxPlayers int) (*Stats, e
 	if maxPlayers <= 0 {
 		return st, nil
 	}
-	prows, err := a.db.QueryContext(ctx, `SELECT p.name, count(*), coalesce(sum(s.outcome = 2), 0), coalesce(sum(s.outcome = 0), 0), coalesce(sum(s.outcome = 1), 0)
+	prows, err := a.db.QueryContext(ctx, `SELECT p.name, count(*), coalesce(sum(s.outcome = 2), 0), coalesce(sum(s.outcome = 0), 0), coalesce(sum(s.outcome = 1), 0),
+		`+analysisCols+`
 		FROM seats s JOIN players p ON p.id = s.player_id
+		LEFT JOIN analysis_seats an ON an.game_id = s.game_id AND an.seat = s.seat
 		WHERE s.game_id IN (SELECT g.id FROM games g`+b.where()+`)
 		GROUP BY s.player_id ORDER BY count(*) DESC, p.name LIMIT ?`, append(b.args, maxPlayers)...)
 	if err != nil {
@@ -99,7 +104,7 @@ func (a *Archive) Stats(ctx context.Context, q Query, maxPlayers int) (*Stats, e
 	defer prows.Close()
 	for prows.Next() {
 		var p PlayerStats
-		if err := prows.Scan(&p.Name, &p.Games, &p.Wins, &p.Losses, &p.Draws); err != nil {
+		if p.Analysis, err = scanAnalysis(prows, &p.Name, &p.Games, &p.Wins, &p.Losses, &p.Draws); err != nil {
 			return nil, err
 		}
 		st.Players = append(st.Players, p)
@@ -132,7 +137,8 @@ func (a *Archive) Explore(ctx context.Context, q Query, pos rules.State) ([]Next
 	q.Limit, q.Offset = 0, 0
 	var allowed map[int64]bool
 	if len(q.Tags) == 0 && q.Player == "" && q.Opponent == "" && q.Seat == 0 && q.Result == "" &&
-		q.Since == "" && q.Until == "" && q.Event == "" && q.Plies == nil && q.Text == "" && q.Position == "" && q.Moves == "" {
+		q.Since == "" && q.Until == "" && q.Event == "" && q.Plies == nil && q.Text == "" && q.Position == "" && q.Moves == "" &&
+		q.Blunder == "" {
 		// No filter, or the game alone: the position's hash names the game.
 		c, err := check(q)
 		if err != nil {

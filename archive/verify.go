@@ -69,7 +69,8 @@ var ErrIndex = errors.New("the position index does not match the games")
 
 // VerifyWith replays every stored game (on every core) and checks that
 // the position index holds exactly one entry per position of each stored
-// game and nothing else.
+// game and nothing else, and that the rows of an analysed game
+// (analysis, analysis_seats) say what the analysis in its record says.
 func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, failed int, err error) {
 	var total int
 	var maxID int64
@@ -126,6 +127,7 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 		plies  int
 		winner sql.NullInt64
 		packed []byte
+		level  sql.NullInt64 // the analysis's, when analysed (analysis.go)
 		sum    uint64
 		err    error
 	}
@@ -143,6 +145,9 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 				if err == nil {
 					j.sum, err = gameSum(j.id, g, j.winner, tokenIDs)
 				}
+				if err == nil && j.level.Valid {
+					err = a.checkAnalysis(ctx, j.id, int(j.level.Int64), g.Record)
+				}
 				j.err = err
 				results <- j
 			}
@@ -151,7 +156,8 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 	readErr := make(chan error, 1)
 	go func() {
 		defer close(jobs)
-		rows, err := a.db.QueryContext(ctx, `SELECT id, plies, winner, record FROM games WHERE id <= ? ORDER BY id`, maxID)
+		rows, err := a.db.QueryContext(ctx, `SELECT g.id, g.plies, g.winner, g.record, an.level FROM games g
+			LEFT JOIN analysis an ON an.game_id = g.id WHERE g.id <= ? ORDER BY g.id`, maxID)
 		if err != nil {
 			readErr <- err
 			return
@@ -159,7 +165,7 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 		defer rows.Close()
 		for rows.Next() {
 			j := &job{}
-			if err := rows.Scan(&j.id, &j.plies, &j.winner, &j.packed); err != nil {
+			if err := rows.Scan(&j.id, &j.plies, &j.winner, &j.packed, &j.level); err != nil {
 				readErr <- err
 				return
 			}

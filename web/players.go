@@ -133,6 +133,33 @@ type playerPage struct {
 	Opponents   []opponentRow
 	Recent      []gameRow
 	All         string
+	// Analysis is the computer analysis of their moves (icepost archive
+	// analyze), nil when none of their games is analysed.
+	Analysis *analysisLine
+}
+
+// analysisLine is the player page's sentence on the computer analysis.
+type analysisLine struct {
+	archive.AnalysisSummary
+	GamesText string // "3 analysed games"
+	LossText  string // the average loss a move, "0.031"
+	MarksText string // "1 blunder, 2 inaccuracies", or "no move marked"
+}
+
+func marksText(an archive.AnalysisSummary) string {
+	var parts []string
+	for _, m := range []struct {
+		n         int
+		one, many string
+	}{{an.Blunders, "blunder", "blunders"}, {an.Mistakes, "mistake", "mistakes"}, {an.Inaccuracies, "inaccuracy", "inaccuracies"}} {
+		if m.n > 0 {
+			parts = append(parts, plural(m.n, m.one, m.many))
+		}
+	}
+	if len(parts) == 0 {
+		return "no move marked"
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (s *Site) player(w http.ResponseWriter, r *http.Request) error {
@@ -158,6 +185,9 @@ func (s *Site) player(w http.ResponseWriter, r *http.Request) error {
 		return "/search?" + v.Encode()
 	}
 	pp := playerPage{Established: establishedRD, Name: pr.Name, Spellings: pr.Spellings, Total: pr.Results, All: search(url.Values{})}
+	if an := pr.Analysis; an.Moves > 0 {
+		pp.Analysis = &analysisLine{an, plural(an.Games, "analysed game", "analysed games"), fmt.Sprintf("%.3f", an.Loss), marksText(an)}
+	}
 	for _, g := range pr.Games {
 		row := gameResultRow{GameResults: g,
 			Search: search(url.Values{"game": {g.Game}}),

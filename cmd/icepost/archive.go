@@ -122,6 +122,7 @@ func queryFlags(fs *flag.FlagSet) func() (archive.Query, error) {
 	fs.StringVar(&q.Text, "text", "", "words in comments, names, event or site (all of them; word* for a prefix)")
 	fs.StringVar(&q.Position, "position", "", "a position code the game reached")
 	fs.StringVar(&q.Moves, "moves", "", `the moves the game began with, like "L@c3 M@b2"`)
+	fs.StringVar(&q.Blunder, "blunder", "", "a player who made a blunder (??) in the game, by its stored analysis (archive analyze)")
 	return func() (archive.Query, error) {
 		for _, t := range tags {
 			tf, err := archive.ParseTagFilter(t)

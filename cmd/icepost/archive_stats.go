@@ -58,12 +58,31 @@ func archiveStats(e *env, a *archive.Archive, args []string) int {
 	tw.Flush()
 	if len(st.Players) > 0 {
 		fmt.Fprintln(e.stdout)
-		tw = tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "PLAYER\tGAMES\tWINS\tLOSSES\tDRAWS\tSCORE\t")
+		// The computer analysis's columns, when a game counted has one
+		// (archive analyze): moves analysed, the average loss a move, blunders.
+		analysed := false
 		for _, p := range st.Players {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f\t\n", cell(p.Name), p.Games, p.Wins, p.Losses, p.Draws, p.Score())
+			analysed = analysed || p.Analysis.Moves > 0
+		}
+		tw = tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		head := "PLAYER\tGAMES\tWINS\tLOSSES\tDRAWS\tSCORE\t"
+		if analysed {
+			head += "ANALYSED MOVES\tAVG LOSS\tBLUNDERS\t"
+		}
+		fmt.Fprintln(tw, head)
+		for _, p := range st.Players {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.1f\t", cell(p.Name), p.Games, p.Wins, p.Losses, p.Draws, p.Score())
+			if an := p.Analysis; analysed && an.Moves > 0 {
+				fmt.Fprintf(tw, "%d\t%.3f\t%d\t", an.Moves, an.Loss, an.Blunders)
+			} else if analysed {
+				fmt.Fprint(tw, "-\t-\t-\t")
+			}
+			fmt.Fprintln(tw)
 		}
 		tw.Flush()
+		if analysed {
+			fmt.Fprintln(e.stdout, "AVG LOSS: how much a move lowered the player's chance by the engine's estimate (0 to 1), averaged over the analysed moves.")
+		}
 	}
 	return exitOK
 }
@@ -143,6 +162,18 @@ type playerOut struct {
 	Losses int     `json:"losses"`
 	Draws  int     `json:"draws"`
 	Score  float64 `json:"score"`
+	// The computer analysis of their moves in the analysed games counted
+	// (archive analyze); absent when none is.
+	Analysis *analysisOut `json:"analysis,omitempty"`
+}
+
+type analysisOut struct {
+	Games        int     `json:"games"`
+	Moves        int     `json:"moves"`
+	AvgLoss      float64 `json:"avg_loss"` // per move, 0 to 1
+	Inaccuracies int     `json:"inaccuracies"`
+	Mistakes     int     `json:"mistakes"`
+	Blunders     int     `json:"blunders"`
 }
 
 type exploreOut struct {
@@ -167,7 +198,11 @@ func statsJSON(st *archive.Stats) statsOut {
 		out.Kinds = append(out.Kinds, kindOut{k.Game, k.Seats, k.Games, k.AvgPlies(), k.Draws, k.Undecided, k.Wins})
 	}
 	for _, p := range st.Players {
-		out.Players = append(out.Players, playerOut{p.Name, p.Games, p.Wins, p.Losses, p.Draws, p.Score()})
+		po := playerOut{Name: p.Name, Games: p.Games, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws, Score: p.Score()}
+		if an := p.Analysis; an.Moves > 0 {
+			po.Analysis = &analysisOut{an.Games, an.Moves, an.Loss, an.Inaccuracies, an.Mistakes, an.Blunders}
+		}
+		out.Players = append(out.Players, po)
 	}
 	return out
 }

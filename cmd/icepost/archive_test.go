@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"icepost/analysis"
+	"icepost/notation"
 )
 
 // runArchive runs icepost archive -db db with args and stdin.
@@ -200,5 +204,83 @@ func TestArchiveNeedsAnArchive(t *testing.T) {
 	}
 	if code, _, errs := runArchive(t, db, "", "search"); code != exitOK {
 		t.Errorf("search after import: exit %d, %s", code, errs)
+	}
+}
+
+// TestArchiveAnalyzeCLI: archive analyze writes the analysis into the
+// stored records (show and export give it; validate and fmt accept it),
+// says what it did, skips what it did on a second run, and search
+// -blunder and stats read what it stored.
+func TestArchiveAnalyzeCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"selfplay", "-game", "icesickle", "-n", "3", "-seed", "2", "-max-plies", "8"}, nil, &out, &errb); code != exitOK {
+		t.Fatalf("selfplay: %s", errb.String())
+	}
+	if code, _, errs := runArchive(t, db, out.String(), "import", "-q", "-"); code != exitOK {
+		t.Fatalf("import: %s", errs)
+	}
+	code, o, errs := runArchive(t, db, "", "analyze", "-level", "1", "-seed", "3", "-player", "random 1")
+	if code != exitOK || !strings.HasPrefix(o, "3 games selected: 3 analysed (24 moves)") {
+		t.Fatalf("analyze: exit %d\n%s%s", code, o, errs)
+	}
+	code, o, _ = runArchive(t, db, "", "analyze", "-level", "1")
+	if code != exitOK || !strings.HasPrefix(o, "0 games selected") {
+		t.Errorf("analyze again: exit %d %s", code, o)
+	}
+	code, o, _ = runArchive(t, db, "", "show", "1")
+	if code != exitOK || !strings.Contains(o, `[Annotator "icepost level 1"]`) || !strings.Contains(o, "{[%eval ") {
+		t.Errorf("show after analyze: exit %d\n%s", code, o)
+	}
+	code, exported, _ := runArchive(t, db, "", "export")
+	file := filepath.Join(dir, "analysed.rec")
+	if err := os.WriteFile(file, []byte(exported), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if c := run(context.Background(), []string{"validate", file}, nil, &out, &errb); code != exitOK || c != exitOK {
+		t.Errorf("validate the export: exit %d %s", c, errb.String())
+	}
+	out.Reset()
+	if c := run(context.Background(), []string{"fmt", file}, nil, &out, &errb); c != exitOK || out.String() != exported {
+		t.Errorf("fmt changes the exported records (exit %d):\n%s\nwas\n%s", c, out.String(), exported)
+	}
+	// The blunders, as the records say them.
+	recs, errl := notation.Parse("", []byte(exported))
+	if len(errl) > 0 {
+		t.Fatal(errl)
+	}
+	want := map[string]int{}
+	for _, rec := range recs {
+		rep, ok, err := analysis.Read(rec)
+		if err != nil || !ok {
+			t.Fatalf("Read: %v %v", ok, err)
+		}
+		by := map[string]bool{}
+		for _, m := range rep.Moves {
+			if m.Mark == analysis.Blunder {
+				by[rec.Players()[m.Seat-1]] = true
+			}
+		}
+		for p := range by {
+			want[p]++
+		}
+	}
+	for _, p := range []string{"Random 1", "Random 2"} {
+		code, o, _ = runArchive(t, db, "", "search", "-count", "-blunder", p)
+		if code != exitOK || strings.TrimSpace(o) != strconv.Itoa(want[p]) {
+			t.Errorf("search -blunder %q -count: exit %d %q, the records say %d", p, code, o, want[p])
+		}
+	}
+	code, o, _ = runArchive(t, db, "", "stats")
+	if code != exitOK || !strings.Contains(o, "AVG LOSS") {
+		t.Errorf("stats after analyze:\n%s", o)
+	}
+	if code, _, errs := runArchive(t, db, "", "analyze", "-level", "7"); code != exitUsage || !strings.Contains(errs, "levels go from 1 to 5") {
+		t.Errorf("analyze -level 7: exit %d %s", code, errs)
+	}
+	if code, _, errs := runArchive(t, db, "", "search", "-blunder", " "); code != exitUsage || !strings.Contains(errs, "needs a name") {
+		t.Errorf("search -blunder with no name: exit %d %s", code, errs)
 	}
 }

@@ -31,8 +31,12 @@ func playersList(e *env, srv *pbem.Server, args []string) int {
 	if err != nil {
 		return failed(e, "players list", err)
 	}
+	losses, err := mailAnalyses(e, srv)
+	if err != nil {
+		return failed(e, "players list", err)
+	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ADDRESS\tGAMES\tVACATION LEFT\tDIGEST\tBLOCKED\tRATINGS")
+	fmt.Fprintln(tw, "ADDRESS\tGAMES\tVACATION LEFT\tDIGEST\tBLOCKED\tAVG LOSS\tRATINGS")
 	yesNo := func(b bool) string {
 		if b {
 			return "yes"
@@ -48,7 +52,11 @@ func playersList(e *env, srv *pbem.Server, args []string) int {
 		if r == "" {
 			r = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\n", p.Address, p.Games, vac, yesNo(p.Digest), yesNo(p.Blocked), r)
+		loss := losses[strings.ToLower(p.Address)]
+		if loss == "" {
+			loss = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", p.Address, p.Games, vac, yesNo(p.Digest), yesNo(p.Blocked), loss, r)
 	}
 	tw.Flush()
 	return exitOK
@@ -74,6 +82,29 @@ func mailRatings(e *env, srv *pbem.Server) (map[string]string, error) {
 	out := map[string]string{}
 	for addr, name := range players {
 		out[addr] = strings.Join(byName[name], ", ")
+	}
+	return out, nil
+}
+
+// mailAnalyses says each address's average loss a move in the archived
+// games the computer analysed (icepost archive analyze on the daemon's
+// file): "0.031 (412 moves)", by the player the archive knows at that
+// address.
+func mailAnalyses(e *env, srv *pbem.Server) (map[string]string, error) {
+	a := archive.Wrap(srv.DB)
+	players, err := a.AddressPlayers(e.ctx)
+	if err != nil {
+		return nil, err
+	}
+	an, err := a.PlayerAnalyses(e.ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for addr, name := range players {
+		if s, ok := an[name]; ok && s.Moves > 0 {
+			out[addr] = fmt.Sprintf("%.3f (%d moves)", s.Loss, s.Moves)
+		}
 	}
 	return out, nil
 }

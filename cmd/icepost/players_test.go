@@ -1,9 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"icepost/analysis"
+	"icepost/archive"
+	"icepost/notation"
+	"icepost/rules"
+	"icepost/rules/games"
 )
 
 func TestOperatorPlayersExportForget(t *testing.T) {
@@ -55,5 +63,52 @@ func TestOperatorPlayersExportForget(t *testing.T) {
 	}
 	if _, out, _ := runOp(t, "players", "-db", db, "list"); strings.Contains(out, "cy@club.test") || !strings.Contains(out, "@forgotten.invalid") {
 		t.Errorf("players list after forget:\n%s", out)
+	}
+}
+
+// TestPlayersListAnalysis: players list gives each address's average
+// loss a move once the daemon's archive is analysed.
+func TestPlayersListAnalysis(t *testing.T) {
+	db, srv := operatorDB(t)
+	ctx := context.Background()
+	g, _ := games.Lookup("IceSickle")
+	start, _ := g.Start(rules.Options{})
+	moves := notation.RandomGame(start, rand.New(rand.NewPCG(4, 4)), 4)
+	rec, err := notation.FromMoves([]notation.Tag{{Name: "Player1", Value: "Ada <ada@club.test>"}, {Name: "Player2", Value: "Bob <bob@club.test>"}}, start, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &analysis.Report{Level: 2, Seats: 2}
+	for i, tok := range rec.MainTokens() {
+		m := analysis.Move{Ply: i + 1, Seat: i%2 + 1, Token: tok, Before: 0.5, After: 0.5}
+		if i == 2 {
+			m.After, m.Mark = 0.25, analysis.Blunder
+		}
+		rep.Moves = append(rep.Moves, m)
+	}
+	if err := analysis.Annotate(rec, rep); err != nil {
+		t.Fatal(err)
+	}
+	a := archive.Wrap(srv.DB)
+	if _, err := a.Import(ctx, strings.NewReader(rec.String()), "analysed.rec", archive.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, out, _ := runOp(t, "players", "-db", db, "list"); !strings.Contains(strings.SplitN(out, "\n", 2)[0], "AVG LOSS") || strings.Contains(out, "moves)") {
+		t.Errorf("players list before the analysis is stored:\n%s", out)
+	}
+	if st, err := a.Analyze(ctx, archive.Query{}, archive.AnalyzeOptions{Level: 2}); err != nil || st.Read != 1 {
+		t.Fatalf("analyze: %+v %v", st, err)
+	}
+	_, out, _ := runOp(t, "players", "-db", db, "list")
+	if !strings.Contains(out, "0.125 (2 moves)") {
+		t.Errorf("players list lacks Ada's average loss:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, "ada@club.test") && !strings.Contains(line, "0.125 (2 moves)"),
+			strings.HasPrefix(line, "bob@club.test") && !strings.Contains(line, "0.000 (2 moves)"),
+			strings.HasPrefix(line, "cy@club.test") && strings.Contains(line, "moves)"):
+			t.Errorf("players list: %q", line)
+		}
 	}
 }
