@@ -285,54 +285,60 @@ func seatSums(rep *analysis.Report) map[int]*seatAnalysis {
 func (a *Archive) storeAnalysis(ctx context.Context, id int64, was, packed []byte, rec *notation.Record, rep *analysis.Report) (bool, error) {
 	stored := false
 	err := a.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var cur []byte
-		var level sql.NullInt64
-		err := tx.QueryRowContext(ctx, `SELECT g.record, an.level FROM games g LEFT JOIN analysis an ON an.game_id = g.id WHERE g.id = ?`, id).Scan(&cur, &level)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil // deleted meanwhile
-		}
-		if err != nil {
-			return err
-		}
-		if level.Valid && int(level.Int64) == rep.Level {
-			return nil // another process did it
-		}
-		if !bytes.Equal(cur, was) {
-			return errChanged
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE games SET record = ? WHERE id = ?`, packed, id); err != nil {
-			return err
-		}
-		// The tags table holds the record's tags that have no column:
-		// the Annotator tag is one.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE game_id = ?`, id); err != nil {
-			return err
-		}
-		for _, t := range rec.Tags {
-			if columnTag(t.Name) {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tags(game_id, name, value) VALUES (?, ?, ?)`, id, t.Name, t.Value); err != nil {
-				return err
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO analysis(game_id, level, analysed) VALUES (?, ?, ?)
-			ON CONFLICT(game_id) DO UPDATE SET level = excluded.level, analysed = excluded.analysed`, id, rep.Level, time.Now().Unix()); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM analysis_seats WHERE game_id = ?`, id); err != nil {
-			return err
-		}
-		for seat, s := range seatSums(rep) {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO analysis_seats(game_id, seat, moves, loss, inaccuracies, mistakes, blunders)
-				VALUES (?, ?, ?, ?, ?, ?, ?)`, id, seat, s.moves, s.loss, s.inaccuracies, s.mistakes, s.blunds); err != nil {
-				return err
-			}
-		}
-		stored = true
-		return nil
+		var err error
+		stored, err = storeAnalysisTx(ctx, tx, id, was, packed, rec, rep)
+		return err
 	})
 	return stored, err
+}
+
+// storeAnalysisTx is storeAnalysis in the caller's transaction.
+func storeAnalysisTx(ctx context.Context, tx *sql.Tx, id int64, was, packed []byte, rec *notation.Record, rep *analysis.Report) (bool, error) {
+	var cur []byte
+	var level sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT g.record, an.level FROM games g LEFT JOIN analysis an ON an.game_id = g.id WHERE g.id = ?`, id).Scan(&cur, &level)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil // deleted meanwhile
+	}
+	if err != nil {
+		return false, err
+	}
+	if level.Valid && int(level.Int64) == rep.Level {
+		return false, nil // another process did it
+	}
+	if !bytes.Equal(cur, was) {
+		return false, errChanged
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE games SET record = ? WHERE id = ?`, packed, id); err != nil {
+		return false, err
+	}
+	// The tags table holds the record's tags that have no column:
+	// the Annotator tag is one.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE game_id = ?`, id); err != nil {
+		return false, err
+	}
+	for _, t := range rec.Tags {
+		if columnTag(t.Name) {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tags(game_id, name, value) VALUES (?, ?, ?)`, id, t.Name, t.Value); err != nil {
+			return false, err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO analysis(game_id, level, analysed) VALUES (?, ?, ?)
+		ON CONFLICT(game_id) DO UPDATE SET level = excluded.level, analysed = excluded.analysed`, id, rep.Level, time.Now().Unix()); err != nil {
+		return false, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM analysis_seats WHERE game_id = ?`, id); err != nil {
+		return false, err
+	}
+	for seat, s := range seatSums(rep) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO analysis_seats(game_id, seat, moves, loss, inaccuracies, mistakes, blunders)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, seat, s.moves, s.loss, s.inaccuracies, s.mistakes, s.blunds); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // AnalysisSummary is what the analysed games say of a player's moves.
@@ -422,4 +428,50 @@ func (a *Archive) checkAnalysis(ctx context.Context, id int64, level int, rec *n
 		return fmt.Errorf("%w: %d seats stored, %d in the record", ErrAnalysis, n, len(want))
 	}
 	return nil
+}
+
+// AddAnalysis stores, inside tx, an analysis made elsewhere (the mail
+// daemon's, which a player asked for) into the archived game the
+// daemon added as source (AddGame's Provenance.MailGame), so that the
+// web site and the searches have it as if archive analyze had made it.
+// It stores nothing, and says so, when the archive holds no such game
+// or has its analysis at that level already.
+func AddAnalysis(ctx context.Context, tx *sql.Tx, source string, rep *analysis.Report) (bool, error) {
+	var id int64
+	var packed []byte
+	err := tx.QueryRowContext(ctx, `SELECT id, record FROM games WHERE mail_game = ? ORDER BY id LIMIT 1`, source).Scan(&id, &packed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	text, err := unpackRecord(packed, tokensFrom(ctx, tx, &tokenCache{}))
+	if err != nil {
+		return false, err
+	}
+	recs, errs := notation.Parse("", text)
+	if len(errs) > 0 {
+		return false, errs[0]
+	}
+	if len(recs) != 1 {
+		return false, fmt.Errorf("archive: game %d holds %d records", id, len(recs))
+	}
+	rec := recs[0]
+	if analysis.Level(rec) == rep.Level {
+		return false, nil
+	}
+	if err := analysis.Annotate(rec, rep); err != nil {
+		return false, fmt.Errorf("archive: game %d: %w", id, err)
+	}
+	// The rows hold what the record says, as analyzeGame's do.
+	read, ok, err := analysis.Read(rec)
+	if err != nil || !ok {
+		return false, fmt.Errorf("archive: game %d: the annotated record does not read back (%v)", id, err)
+	}
+	out := notation.AppendFormat(nil, rec)
+	if len(out) > MaxRecordBytes {
+		return false, fmt.Errorf("%w: annotated, game %d's record would be %d bytes; the archive takes up to %d", ErrTooLarge, id, len(out), MaxRecordBytes)
+	}
+	return storeAnalysisTx(ctx, tx, id, packed, packRecord(out), rec, read)
 }

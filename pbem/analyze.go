@@ -191,6 +191,9 @@ func (s *Server) runAnalysisJob(ctx context.Context, j job) (err error) {
 	if text, err = storedAnalysis(ctx, tx, j.game, j.key); err != nil {
 		return err
 	}
+	if err := s.archiveAnalysis(ctx, tx, j.game, text); err != nil {
+		return err
+	}
 	h := s.newHandling(ctx, tx)
 	now, err := h.loadGame(j.game)
 	if err != nil {
@@ -443,4 +446,40 @@ func (h *handling) evalPicture(g *game, rep *analysis.Report, chart string) *mai
 	pic.Image = inlineImage{ContentID: fmt.Sprintf("analysis-%d-%d.%s@%s", g.id, rep.Level, randomID(), h.s.domain()),
 		Name: fmt.Sprintf("game-%d-analysis.png", g.id), Type: "image/png", Data: b.Bytes()}
 	return pic
+}
+
+// AnalysisArchive is an Archiver that also takes the analyses players
+// ask for by mail, into the game it archived when the game ended, so
+// that the web site shows them and the archive's searches count them
+// (cmd/icepost's adapter calls archive.AddAnalysis).
+type AnalysisArchive interface {
+	Archiver
+	AddAnalysis(ctx context.Context, tx *sql.Tx, source string, rep *analysis.Report) error
+}
+
+// archiveAnalysis hands the analysed record of game id (text) to the
+// archive, when it takes analyses, in the job's transaction. The
+// archive's refusal is logged, not the job's failure.
+func (s *Server) archiveAnalysis(ctx context.Context, tx *sql.Tx, id int64, text string) error {
+	aa, ok := s.Archive.(AnalysisArchive)
+	if !ok {
+		return nil
+	}
+	recs, errs := notation.Parse("", []byte(text))
+	if len(errs) > 0 || len(recs) != 1 {
+		return fmt.Errorf("pbem: the stored analysis of game %d does not parse: %v", id, errs)
+	}
+	rep, ok, err := analysis.Read(recs[0])
+	if err != nil || !ok {
+		return fmt.Errorf("pbem: the stored analysis of game %d does not read back (%v)", id, err)
+	}
+	if err := aa.AddAnalysis(ctx, tx, archiveSource(id), rep); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// The players' answers matter more than the archive's copy:
+		// archive analyze can make that one again.
+		s.log().Warn("the archive did not take the analysis of a game by mail; icepost archive analyze can make it", "game", id, "err", err)
+	}
+	return nil
 }

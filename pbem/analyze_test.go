@@ -188,6 +188,13 @@ func scenarioAnalyzeByMail(t *testing.T, w *world) {
 	if n := countRows(t, w, `SELECT count(*) FROM pbem_analysis_jobs`) + countRows(t, w, `SELECT count(*) FROM pbem_analysis_requests`); n != 0 {
 		t.Fatalf("%d jobs and requests left", n)
 	}
+	// The archived game has it too, for the web site and the searches.
+	if n := countRows(t, w, `SELECT count(*) FROM analysis an JOIN games g ON g.id = an.game_id WHERE g.mail_game = 'mail game 1' AND an.level = 1`); n != 1 {
+		t.Fatalf("the archive has %d analyses of the game, want 1", n)
+	}
+	if n := countRows(t, w, `SELECT count(*) FROM analysis_seats s JOIN games g ON g.id = s.game_id WHERE g.mail_game = 'mail game 1'`); n != 2 {
+		t.Fatalf("the archive has the analysis of %d seats, want 2", n)
+	}
 
 	// Asked again: answered at once from the stored analysis.
 	fw.reply("ada", 1, 1, "analyze")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"icepost/analysis"
 	"io"
 	"net/mail"
 	"strings"
@@ -139,6 +140,11 @@ type testArchive struct{}
 
 func (testArchive) AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, source string) error {
 	_, _, err := archive.AddGame(ctx, tx, g, archive.Provenance{MailGame: source})
+	return err
+}
+
+func (testArchive) AddAnalysis(ctx context.Context, tx *sql.Tx, source string, rep *analysis.Report) error {
+	_, err := archive.AddAnalysis(ctx, tx, source, rep)
 	return err
 }
 

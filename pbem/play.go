@@ -92,7 +92,7 @@ func (h *handling) archive(g *game) error {
 	if h.s.Archive == nil {
 		return nil
 	}
-	return h.s.Archive.AddGame(h.ctx, h.tx, g.play, fmt.Sprintf("mail game %d", g.id))
+	return h.s.Archive.AddGame(h.ctx, h.tx, g.play, archiveSource(g.id))
 }
 func (g *game) endText() string {
 	rec := g.record()
@@ -244,3 +244,6 @@ func (h *handling) draw(r *request) error {
 	h.sendBoards(g, fmt.Sprintf("%s accepted the draw.%s\n\n%s", name, wrote, g.endText()))
 	return nil
 }
+
+// archiveSource is what the archive knows a game by mail as.
+func archiveSource(id int64) string { return fmt.Sprintf("mail game %d", id) }

@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"icepost/analysis"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -33,6 +34,13 @@ type archiveAdder struct{}
 
 func (archiveAdder) AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, source string) error {
 	_, _, err := archive.AddGame(ctx, tx, g, archive.Provenance{MailGame: source})
+	return err
+}
+
+// AddAnalysis makes archiveAdder a pbem.AnalysisArchive: the analyses
+// players ask for by mail go into the archived game too.
+func (archiveAdder) AddAnalysis(ctx context.Context, tx *sql.Tx, source string, rep *analysis.Report) error {
+	_, err := archive.AddAnalysis(ctx, tx, source, rep)
 	return err
 }
 
