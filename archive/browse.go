@@ -79,7 +79,15 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 		}
 	}
 	var ids []int64
-	if o == DateOldest && q.Limit > 0 {
+	byPlayer := false
+	if o == DateNewest && q.Limit > 0 && b.seats != nil {
+		if ids, byPlayer, err = a.playerDateIDs(ctx, b, q.Limit, q.Offset); err != nil {
+			return nil, err
+		}
+	}
+	if byPlayer {
+		// ids are the page, read from seats_player_date.
+	} else if o == DateOldest && q.Limit > 0 {
 		// Oldest first with the undated games last: no index gives that
 		// order (NULL comes first going up), so SQLite would sort every
 		// game. Read the dated games going up the date index, then, when
@@ -148,6 +156,91 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 		}
 	}
 	return out, nil
+}
+
+// playerDateIDs lists the games b selects newest first (DateNewest) from
+// the player's entries of seats_player_date, read backwards until the
+// page is full: a player of a million-game archive has thousands of
+// games, and sorting them all by date read every one's row. The games'
+// other conditions are checked on each game met. ok is false when the
+// search is not one player's (a seat or an opponent alone, or a name
+// that means more than one stored player): the caller then reads games
+// as for any search.
+func (a *Archive) playerDateIDs(ctx context.Context, b *builder, limit, offset int) (ids []int64, ok bool, err error) {
+	c := b.seats.c
+	anchor, opponent := c.player, c.opponent
+	if anchor == "" && c.seat == 0 {
+		anchor, opponent = c.opponent, ""
+	}
+	if anchor == "" {
+		return nil, false, nil
+	}
+	var pids []int64
+	rows, err := a.db.QueryContext(ctx, `SELECT * FROM `+playerIDs, anchor, anchor)
+	if err != nil {
+		return nil, false, err
+	}
+	for rows.Next() {
+		var id sql.NullInt64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, false, err
+		}
+		if id.Valid {
+			pids = append(pids, id.Int64)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(pids) != 1 {
+		return nil, false, err
+	}
+	// seat is the conditions on one seat x of the player's, with their
+	// arguments.
+	seat := func(x string) (string, []any) {
+		cond, args := x+".player_id = ?", []any{pids[0]}
+		if c.seat != 0 {
+			cond += " AND " + x + ".seat = ?"
+			args = append(args, c.seat)
+		}
+		if c.outcome >= 0 {
+			cond += " AND " + x + ".outcome = ?"
+			args = append(args, c.outcome)
+		}
+		if opponent != "" {
+			cond += " AND EXISTS (SELECT 1 FROM seats so WHERE so.game_id = " + x + ".game_id AND so.seat <> " + x + ".seat AND so.player_id IN " + playerIDs + ")"
+			args = append(args, opponent, opponent)
+		}
+		return cond, args
+	}
+	where, args := seat("sp")
+	if c.seat == 0 {
+		// A player in two seats of a game that both match: the game once,
+		// at its first such seat.
+		w2, a2 := seat("s2")
+		where += " AND NOT EXISTS (SELECT 1 FROM seats s2 WHERE s2.game_id = sp.game_id AND s2.seat < sp.seat AND " + w2 + ")"
+		args = append(args, a2...)
+	}
+	from := "seats sp INDEXED BY seats_player_date"
+	if rest := b.withoutSeats(); len(rest.conds) > 0 {
+		from += " CROSS JOIN games g ON g.id = sp.game_id"
+		where += " AND " + rest.and()
+		args = append(args, rest.args...)
+	}
+	lim, largs := limitClause(limit, offset)
+	rows, err = a.db.QueryContext(ctx, "SELECT sp.game_id FROM "+from+" WHERE "+where+
+		" ORDER BY sp.sort_date DESC, sp.game_id DESC"+lim, joinArgs(args, largs)...)
+	if err != nil {
+		return nil, false, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, false, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, true, rows.Err()
 }
 
 // ids lists the ids of the games b selects from from, in order by, with
