@@ -115,8 +115,8 @@ func gameRows(ss []archive.Summary) []gameRow {
 // countCap is how many games a search counts at most (past the page
 // shown): beyond it the page says "more than 1,000 games", as large
 // search engines do, since counting a million matches would take longer
-// than finding the page of them.
-const countCap = 1000
+// than finding the page of them. A variable for the tests.
+var countCap = 1000
 
 type searchPage struct {
 	Form       searchForm
@@ -156,21 +156,21 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request) error {
 	// shown, when that is further): counting every one of a million
 	// matches costs more than finding the page. Past it, the page says
 	// "more than 1,000 games" and pages on without a last page.
-	shown := max(countCap, sr.q.Offset+sr.per)
-	cq := sr.q
-	cq.Limit, cq.Offset = shown+1, 0
-	n, err := s.archive.Count(ctx, cq)
+	// A page that is not full says how many there are: no count then.
+	rows, err := s.archive.SearchOrdered(ctx, sr.q, sr.order)
 	if err != nil {
 		return err
 	}
-	more := n > shown
-	var rows []archive.Summary
-	if sr.q.Offset < n {
-		rows, err = s.archive.SearchOrdered(ctx, sr.q, sr.order)
-		if err != nil {
+	shown := max(countCap, sr.q.Offset+sr.per)
+	n := sr.q.Offset + len(rows)
+	if len(rows) == sr.per || len(rows) == 0 && sr.q.Offset > 0 {
+		cq := sr.q
+		cq.Limit, cq.Offset = shown+1, 0
+		if n, err = s.archive.Count(ctx, cq); err != nil {
 			return err
 		}
 	}
+	more := n > shown
 	v := sr.values()
 	sp := searchPage{Form: newSearchForm(sr), Count: n, CountText: plural(n, "game", "games"), Games: gameRows(rows),
 		Page: sr.page, Pages: max(1, (n+sr.per-1)/sr.per), Query: v.Encode()}
