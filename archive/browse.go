@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -158,33 +159,34 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 	return out, nil
 }
 
-// playerDateIDs lists the games b selects newest first (DateNewest) from
-// the player's entries of seats_player_date, read backwards until the
-// page is full: a player of a million-game archive has thousands of
-// games, and sorting them all by date read every one's row. The games'
-// other conditions are checked on each game met. ok is false when the
-// search is not one player's (a seat or an opponent alone, or a name
-// that means more than one stored player): the caller then reads games
-// as for any search.
-func (a *Archive) playerDateIDs(ctx context.Context, b *builder, limit, offset int) (ids []int64, ok bool, err error) {
+// playerPlan reads the games b selects from the player's entries of
+// seats_player_date rather than from games: a player of a million-game
+// archive has thousands of games, and finding them through the seats
+// first read every one's row (to sort them by date, or to count them).
+// The games' other conditions are checked on each game met. from and
+// where select sp.game_id, each game once. ok is false when the search
+// is not one player's (a seat or an opponent alone, or a name that
+// means more than one stored player): the caller then reads games as
+// for any search.
+func (a *Archive) playerPlan(ctx context.Context, b *builder) (from, where string, args []any, ok bool, err error) {
 	c := b.seats.c
 	anchor, opponent := c.player, c.opponent
 	if anchor == "" && c.seat == 0 {
 		anchor, opponent = c.opponent, ""
 	}
 	if anchor == "" {
-		return nil, false, nil
+		return "", "", nil, false, nil
 	}
 	var pids []int64
 	rows, err := a.db.QueryContext(ctx, `SELECT * FROM `+playerIDs, anchor, anchor)
 	if err != nil {
-		return nil, false, err
+		return "", "", nil, false, err
 	}
 	for rows.Next() {
 		var id sql.NullInt64
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
-			return nil, false, err
+			return "", "", nil, false, err
 		}
 		if id.Valid {
 			pids = append(pids, id.Int64)
@@ -192,7 +194,7 @@ func (a *Archive) playerDateIDs(ctx context.Context, b *builder, limit, offset i
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil || len(pids) != 1 {
-		return nil, false, err
+		return "", "", nil, false, err
 	}
 	// seat is the conditions on one seat x of the player's, with their
 	// arguments.
@@ -212,7 +214,7 @@ func (a *Archive) playerDateIDs(ctx context.Context, b *builder, limit, offset i
 		}
 		return cond, args
 	}
-	where, args := seat("sp")
+	where, args = seat("sp")
 	if c.seat == 0 {
 		// A player in two seats of a game that both match: the game once,
 		// at its first such seat.
@@ -220,14 +222,25 @@ func (a *Archive) playerDateIDs(ctx context.Context, b *builder, limit, offset i
 		where += " AND NOT EXISTS (SELECT 1 FROM seats s2 WHERE s2.game_id = sp.game_id AND s2.seat < sp.seat AND " + w2 + ")"
 		args = append(args, a2...)
 	}
-	from := "seats sp INDEXED BY seats_player_date"
+	from = "seats sp INDEXED BY seats_player_date"
 	if rest := b.withoutSeats(); len(rest.conds) > 0 {
 		from += " CROSS JOIN games g ON g.id = sp.game_id"
 		where += " AND " + rest.and()
 		args = append(args, rest.args...)
 	}
+	return from, where, args, true, nil
+}
+
+// playerDateIDs lists the games b selects newest first (DateNewest) by
+// playerPlan, reading the player's entries of seats_player_date
+// backwards until the page is full.
+func (a *Archive) playerDateIDs(ctx context.Context, b *builder, limit, offset int) (ids []int64, ok bool, err error) {
+	from, where, args, ok, err := a.playerPlan(ctx, b)
+	if !ok || err != nil {
+		return nil, false, err
+	}
 	lim, largs := limitClause(limit, offset)
-	rows, err = a.db.QueryContext(ctx, "SELECT sp.game_id FROM "+from+" WHERE "+where+
+	rows, err := a.db.QueryContext(ctx, "SELECT sp.game_id FROM "+from+" WHERE "+where+
 		" ORDER BY sp.sort_date DESC, sp.game_id DESC"+lim, joinArgs(args, largs)...)
 	if err != nil {
 		return nil, false, fmt.Errorf("search: %w", err)
@@ -346,6 +359,22 @@ func (a *Archive) playersMatching(ctx context.Context, folded string) ([]int64, 
 		}
 	}
 	return ids, rows.Err()
+}
+
+// HasPlayer says whether a game of the archive has a player called name
+// (any case and spacing, or an alias): what Player finds, without
+// counting the player's results (thousands of games at a million).
+func (a *Archive) HasPlayer(ctx context.Context, name string) (bool, error) {
+	if len(name) > maxFilter {
+		return false, queryErr("a name is %d bytes long; the most is %d", len(name), maxFilter)
+	}
+	key := normalizeName(name)
+	var one int
+	err := a.db.QueryRowContext(ctx, `SELECT 1 FROM seats WHERE player_id IN `+playerIDs+` LIMIT 1`, key, key).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // GameResults is a player's results at one game.

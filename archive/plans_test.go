@@ -72,6 +72,11 @@ func TestSearchPlansAgree(t *testing.T) {
 	if _, err := a.Import(ctx, strings.NewReader(planGames(t, 400)), "plans.rec", ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	for name, want := range map[string]bool{"p3": true, "  P3 ": true, "p3 <p3@example.org>": true, "nobody": false, "": false} {
+		if got, err := a.HasPlayer(ctx, name); err != nil || got != want {
+			t.Errorf("HasPlayer(%q) = %v, %v; want %v", name, got, err, want)
+		}
+	}
 	// before is the search's games, newest first, as it was selected
 	// before migration 7.
 	before := func(t *testing.T, q Query) []int64 {
@@ -138,7 +143,6 @@ func TestSearchPlansAgree(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
 			want := before(t, q)
-			t.Logf("%d games", len(want))
 			n, err := a.Count(ctx, q)
 			if err != nil {
 				t.Fatal(err)

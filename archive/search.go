@@ -245,6 +245,17 @@ func (a *Archive) Count(ctx context.Context, q Query) (int, error) {
 		return 0, err
 	}
 	text, args := countSQL(b, q.Limit, q.Offset)
+	if b.seats != nil {
+		// One player's games are counted from seats_player_date.
+		from, where, pargs, ok, err := a.playerPlan(ctx, b)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			lim, largs := limitClause(q.Limit, q.Offset)
+			text, args = "SELECT count(*) FROM (SELECT 1 FROM "+from+" WHERE "+where+lim+")", joinArgs(pargs, largs)
+		}
+	}
 	var n int
 	err = a.db.QueryRowContext(ctx, text, args...).Scan(&n)
 	return n, err

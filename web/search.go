@@ -205,7 +205,9 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request) error {
 		if f.asked == "" {
 			continue
 		}
-		if _, err := s.archive.Player(ctx, f.asked, 0); err == nil {
+		if ok, err := s.archive.HasPlayer(ctx, f.asked); err != nil {
+			return err
+		} else if ok {
 			continue
 		}
 		ps, _, err := s.archive.Players(ctx, f.asked, 10, 0)
