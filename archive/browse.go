@@ -164,29 +164,30 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 // archive has thousands of games, and finding them through the seats
 // first read every one's row (to sort them by date, or to count them).
 // The games' other conditions are checked on each game met. from and
-// where select sp.game_id, each game once. ok is false when the search
+// where select sp.game_id; once must be added for each game once (a
+// player may sit in two seats of a game). ok is false when the search
 // is not one player's (a seat or an opponent alone, or a name that
 // means more than one stored player): the caller then reads games as
 // for any search.
-func (a *Archive) playerPlan(ctx context.Context, b *builder) (from, where string, args []any, ok bool, err error) {
+func (a *Archive) playerPlan(ctx context.Context, b *builder) (from, where string, args []any, once string, onceArgs []any, ok bool, err error) {
 	c := b.seats.c
 	anchor, opponent := c.player, c.opponent
 	if anchor == "" && c.seat == 0 {
 		anchor, opponent = c.opponent, ""
 	}
 	if anchor == "" {
-		return "", "", nil, false, nil
+		return "", "", nil, "", nil, false, nil
 	}
 	var pids []int64
 	rows, err := a.db.QueryContext(ctx, `SELECT * FROM `+playerIDs, anchor, anchor)
 	if err != nil {
-		return "", "", nil, false, err
+		return "", "", nil, "", nil, false, err
 	}
 	for rows.Next() {
 		var id sql.NullInt64
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
-			return "", "", nil, false, err
+			return "", "", nil, "", nil, false, err
 		}
 		if id.Valid {
 			pids = append(pids, id.Int64)
@@ -194,7 +195,7 @@ func (a *Archive) playerPlan(ctx context.Context, b *builder) (from, where strin
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil || len(pids) != 1 {
-		return "", "", nil, false, err
+		return "", "", nil, "", nil, false, err
 	}
 	// seat is the conditions on one seat x of the player's, with their
 	// arguments.
@@ -219,8 +220,7 @@ func (a *Archive) playerPlan(ctx context.Context, b *builder) (from, where strin
 		// A player in two seats of a game that both match: the game once,
 		// at its first such seat.
 		w2, a2 := seat("s2")
-		where += " AND NOT EXISTS (SELECT 1 FROM seats s2 WHERE s2.game_id = sp.game_id AND s2.seat < sp.seat AND " + w2 + ")"
-		args = append(args, a2...)
+		once, onceArgs = " AND NOT EXISTS (SELECT 1 FROM seats s2 WHERE s2.game_id = sp.game_id AND s2.seat < sp.seat AND "+w2+")", a2
 	}
 	from = "seats sp INDEXED BY seats_player_date"
 	if rest := b.withoutSeats(); len(rest.conds) > 0 {
@@ -228,20 +228,20 @@ func (a *Archive) playerPlan(ctx context.Context, b *builder) (from, where strin
 		where += " AND " + rest.and()
 		args = append(args, rest.args...)
 	}
-	return from, where, args, true, nil
+	return from, where, args, once, onceArgs, true, nil
 }
 
 // playerDateIDs lists the games b selects newest first (DateNewest) by
 // playerPlan, reading the player's entries of seats_player_date
 // backwards until the page is full.
 func (a *Archive) playerDateIDs(ctx context.Context, b *builder, limit, offset int) (ids []int64, ok bool, err error) {
-	from, where, args, ok, err := a.playerPlan(ctx, b)
+	from, where, args, once, onceArgs, ok, err := a.playerPlan(ctx, b)
 	if !ok || err != nil {
 		return nil, false, err
 	}
 	lim, largs := limitClause(limit, offset)
-	rows, err := a.db.QueryContext(ctx, "SELECT sp.game_id FROM "+from+" WHERE "+where+
-		" ORDER BY sp.sort_date DESC, sp.game_id DESC"+lim, joinArgs(args, largs)...)
+	rows, err := a.db.QueryContext(ctx, "SELECT sp.game_id FROM "+from+" WHERE "+where+once+
+		" ORDER BY sp.sort_date DESC, sp.game_id DESC"+lim, joinArgs(joinArgs(args, onceArgs), largs)...)
 	if err != nil {
 		return nil, false, fmt.Errorf("search: %w", err)
 	}
