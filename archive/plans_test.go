@@ -169,3 +169,62 @@ func TestSearchPlansAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestMigration7: an archive made before migration 7 gets its indexes,
+// its events and its seats' dates when it is opened, and searches by
+// event and by player then find what they found before.
+func TestMigration7(t *testing.T) {
+	ctx := context.Background()
+	a, path := openTemp(t)
+	if _, err := a.Import(ctx, strings.NewReader(planGames(t, 80)), "plans.rec", ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []Query{{Event: "open", Since: "2010"}, {Player: "p2", Limit: 5}, {Player: "p2", Result: "win", Until: "2015"}}
+	var want [][]int64
+	for _, q := range queries {
+		ss, err := a.SearchOrdered(ctx, q, DateNewest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, s := range ss {
+			ids = append(ids, s.ID)
+		}
+		if len(ids) == 0 {
+			t.Fatalf("%+v: no games; the test needs some", q)
+		}
+		want = append(want, ids)
+	}
+	// Back to the schema of migration 6.
+	if _, err := a.DB().Exec(`DROP TRIGGER games_event_insert; DROP TRIGGER games_event_update; DROP TABLE events;
+		DROP INDEX games_event_date; DROP INDEX seats_player_date; ALTER TABLE seats DROP COLUMN sort_date;
+		DELETE FROM archive_migrations WHERE version = 7`); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	a, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	var events, dated, datedSeats int
+	a.DB().QueryRow(`SELECT count(*) FROM events`).Scan(&events)
+	a.DB().QueryRow(`SELECT count(*) FROM seats s JOIN games g ON g.id = s.game_id WHERE g.date IS NOT NULL AND substr(g.date, 1, 1) <> '?'`).Scan(&dated)
+	a.DB().QueryRow(`SELECT count(*) FROM seats WHERE sort_date IS NOT NULL`).Scan(&datedSeats)
+	if events != 6 || dated == 0 || datedSeats != dated {
+		t.Errorf("after the upgrade: %d events (want 6), %d seats with a date of %d", events, datedSeats, dated)
+	}
+	for i, q := range queries {
+		ss, err := a.SearchOrdered(ctx, q, DateNewest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, s := range ss {
+			ids = append(ids, s.ID)
+		}
+		if !slices.Equal(ids, want[i]) {
+			t.Errorf("%+v after the upgrade: %v, want %v", q, ids, want[i])
+		}
+	}
+}
