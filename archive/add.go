@@ -295,7 +295,7 @@ func newInserter(ctx context.Context, tx *sql.Tx, moves *tokenNumbers) (*inserte
 		{&ins.insGame, `INSERT INTO games(game, seats, board, target, setup, result, winner, scores, termination,
 			date, event, site, round, plies, dedupe, record, source, source_line, source_offset, mail_game, added)
 			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`},
-		{&ins.insSeat, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score) VALUES (?,?,?,?,?,?,?)`},
+		{&ins.insSeat, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score, sort_date) VALUES (?,?,?,?,?,?,?,?)`},
 		{&ins.insTag, `INSERT INTO tags(game_id, name, value) VALUES (?,?,?)`},
 		{&ins.insTxt, `INSERT INTO game_text(docid, players, event, comments) VALUES (?,?,?,?)`},
 		{&ins.findPlayer, `SELECT player_id FROM player_aliases WHERE alias = ?1 UNION ALL SELECT id FROM players WHERE key = ?1 LIMIT 1`},
@@ -438,12 +438,15 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 			return 0, false, err
 		}
 	}
+	// The seats hold the game's date as the orders by date read it
+	// (dateKey), for a player's games in date order (migration 7).
+	sortDate := nullString(r.date, r.hasDate && !strings.HasPrefix(r.date, "?"))
 	for i, s := range r.seatRows {
 		pid, err := ins.player(ctx, s.key, s.name)
 		if err != nil {
 			return 0, false, fmt.Errorf("storing player: %w", err)
 		}
-		args := []any{id, i + 1, pid, s.name, nullString(s.address, s.address != ""), s.outcome, s.score}
+		args := []any{id, i + 1, pid, s.name, nullString(s.address, s.address != ""), s.outcome, s.score, sortDate}
 		if ins.rows != nil {
 			err = ins.rows.add(ins.rows.seats, args)
 		} else {
@@ -591,7 +594,7 @@ func (ins *inserter) batchMode(ctx context.Context, keys []int64) error {
 	ins.rows = &batchRows{
 		games: newRowBatch(ctx, ins.tx, `INSERT INTO games(id, game, seats, board, target, setup, result, winner, scores, termination,
 			date, event, site, round, plies, dedupe, record, source, source_line, source_offset, mail_game, added) VALUES `, 22),
-		seats: newRowBatch(ctx, ins.tx, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score) VALUES `, 7),
+		seats: newRowBatch(ctx, ins.tx, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score, sort_date) VALUES `, 8),
 		tags:  newRowBatch(ctx, ins.tx, `INSERT INTO tags(game_id, name, value) VALUES `, 3),
 		text:  newRowBatch(ctx, ins.tx, `INSERT INTO game_text(docid, players, event, comments) VALUES `, 4),
 	}

@@ -3,6 +3,7 @@ package archive
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -79,7 +80,15 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 		}
 	}
 	var ids []int64
-	if o == DateOldest && q.Limit > 0 {
+	byPlayer := false
+	if o == DateNewest && q.Limit > 0 && b.seats != nil {
+		if ids, byPlayer, err = a.playerDateIDs(ctx, b, q.Limit, q.Offset); err != nil {
+			return nil, err
+		}
+	}
+	if byPlayer {
+		// ids are the page, read from seats_player_date.
+	} else if o == DateOldest && q.Limit > 0 {
 		// Oldest first with the undated games last: no index gives that
 		// order (NULL comes first going up), so SQLite would sort every
 		// game. Read the dated games going up the date index, then, when
@@ -148,6 +157,103 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 		}
 	}
 	return out, nil
+}
+
+// playerPlan reads the games b selects from the player's entries of
+// seats_player_date rather than from games: a player of a million-game
+// archive has thousands of games, and finding them through the seats
+// first read every one's row (to sort them by date, or to count them).
+// The games' other conditions are checked on each game met. from and
+// where select sp.game_id; once must be added for each game once (a
+// player may sit in two seats of a game). ok is false when the search
+// is not one player's (a seat or an opponent alone, or a name that
+// means more than one stored player): the caller then reads games as
+// for any search.
+func (a *Archive) playerPlan(ctx context.Context, b *builder) (from, where string, args []any, once string, onceArgs []any, ok bool, err error) {
+	c := b.seats.c
+	anchor, opponent := c.player, c.opponent
+	if anchor == "" && c.seat == 0 {
+		anchor, opponent = c.opponent, ""
+	}
+	if anchor == "" {
+		return "", "", nil, "", nil, false, nil
+	}
+	var pids []int64
+	rows, err := a.db.QueryContext(ctx, `SELECT * FROM `+playerIDs, anchor, anchor)
+	if err != nil {
+		return "", "", nil, "", nil, false, err
+	}
+	for rows.Next() {
+		var id sql.NullInt64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return "", "", nil, "", nil, false, err
+		}
+		if id.Valid {
+			pids = append(pids, id.Int64)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil || len(pids) != 1 {
+		return "", "", nil, "", nil, false, err
+	}
+	// seat is the conditions on one seat x of the player's, with their
+	// arguments.
+	seat := func(x string) (string, []any) {
+		cond, args := x+".player_id = ?", []any{pids[0]}
+		if c.seat != 0 {
+			cond += " AND " + x + ".seat = ?"
+			args = append(args, c.seat)
+		}
+		if c.outcome >= 0 {
+			cond += " AND " + x + ".outcome = ?"
+			args = append(args, c.outcome)
+		}
+		if opponent != "" {
+			cond += " AND EXISTS (SELECT 1 FROM seats so WHERE so.game_id = " + x + ".game_id AND so.seat <> " + x + ".seat AND so.player_id IN " + playerIDs + ")"
+			args = append(args, opponent, opponent)
+		}
+		return cond, args
+	}
+	where, args = seat("sp")
+	if c.seat == 0 {
+		// A player in two seats of a game that both match: the game once,
+		// at its first such seat.
+		w2, a2 := seat("s2")
+		once, onceArgs = " AND NOT EXISTS (SELECT 1 FROM seats s2 WHERE s2.game_id = sp.game_id AND s2.seat < sp.seat AND "+w2+")", a2
+	}
+	from = "seats sp INDEXED BY seats_player_date"
+	if rest := b.withoutSeats(); len(rest.conds) > 0 {
+		from += " CROSS JOIN games g ON g.id = sp.game_id"
+		where += " AND " + rest.and()
+		args = append(args, rest.args...)
+	}
+	return from, where, args, once, onceArgs, true, nil
+}
+
+// playerDateIDs lists the games b selects newest first (DateNewest) by
+// playerPlan, reading the player's entries of seats_player_date
+// backwards until the page is full.
+func (a *Archive) playerDateIDs(ctx context.Context, b *builder, limit, offset int) (ids []int64, ok bool, err error) {
+	from, where, args, once, onceArgs, ok, err := a.playerPlan(ctx, b)
+	if !ok || err != nil {
+		return nil, false, err
+	}
+	lim, largs := limitClause(limit, offset)
+	rows, err := a.db.QueryContext(ctx, "SELECT sp.game_id FROM "+from+" WHERE "+where+once+
+		" ORDER BY sp.sort_date DESC, sp.game_id DESC"+lim, joinArgs(joinArgs(args, onceArgs), largs)...)
+	if err != nil {
+		return nil, false, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, false, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, true, rows.Err()
 }
 
 // ids lists the ids of the games b selects from from, in order by, with
@@ -253,6 +359,22 @@ func (a *Archive) playersMatching(ctx context.Context, folded string) ([]int64, 
 		}
 	}
 	return ids, rows.Err()
+}
+
+// HasPlayer says whether a game of the archive has a player called name
+// (any case and spacing, or an alias): what Player finds, without
+// counting the player's results (thousands of games at a million).
+func (a *Archive) HasPlayer(ctx context.Context, name string) (bool, error) {
+	if len(name) > maxFilter {
+		return false, queryErr("a name is %d bytes long; the most is %d", len(name), maxFilter)
+	}
+	key := normalizeName(name)
+	var one int
+	err := a.db.QueryRowContext(ctx, `SELECT 1 FROM seats WHERE player_id IN `+playerIDs+` LIMIT 1`, key, key).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // GameResults is a player's results at one game.

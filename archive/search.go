@@ -245,6 +245,19 @@ func (a *Archive) Count(ctx context.Context, q Query) (int, error) {
 		return 0, err
 	}
 	text, args := countSQL(b, q.Limit, q.Offset)
+	if b.seats != nil {
+		// One player's games are counted from seats_player_date, each
+		// once by DISTINCT (a set in memory: cheaper than looking for
+		// the player in the other seats of each game).
+		from, where, pargs, _, _, ok, err := a.playerPlan(ctx, b)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			lim, largs := limitClause(q.Limit, q.Offset)
+			text, args = "SELECT count(*) FROM (SELECT DISTINCT sp.game_id FROM "+from+" WHERE "+where+lim+")", joinArgs(pargs, largs)
+		}
+	}
 	var n int
 	err = a.db.QueryRowContext(ctx, text, args...).Scan(&n)
 	return n, err

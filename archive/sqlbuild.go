@@ -23,11 +23,31 @@ type builder struct {
 	// opening moves); -1 when none is. SQLite cannot see a list's length
 	// (json_each), so SearchOrdered reads it to pick its plan.
 	listed int
+	// seats is the search's condition on the seats (a player, a seat, a
+	// result, an opponent) when it has one: SearchOrdered may read a
+	// player's games from seats_player_date instead.
+	seats *seatsCond
+}
+
+// seatsCond is where the condition on the seats is among a builder's.
+type seatsCond struct {
+	c            *checkedQuery
+	cond         int // index in conds
+	argAt, nargs int // its arguments in args
 }
 
 func (b *builder) add(cond string, args ...any) {
 	b.conds = append(b.conds, cond)
 	b.args = append(b.args, args...)
+}
+
+// withoutSeats is b without its condition on the seats.
+func (b *builder) withoutSeats() *builder {
+	s := b.seats
+	out := &builder{listed: b.listed}
+	out.conds = append(append(out.conds, b.conds[:s.cond]...), b.conds[s.cond+1:]...)
+	out.args = append(append(out.args, b.args[:s.argAt]...), b.args[s.argAt+s.nargs:]...)
+	return out
 }
 
 // where is the WHERE clause on games g, with its leading space, or "".
@@ -90,16 +110,26 @@ func build(c *checkedQuery) *builder {
 		b.add("g.winner IS NULL")
 	}
 	if c.player != "" || c.seat != 0 || c.opponent != "" {
+		b.seats = &seatsCond{c: c, cond: len(b.conds), argAt: len(b.args)}
 		seatCond(b, c)
+		b.seats.nargs = len(b.args) - b.seats.argAt
 	}
+	// Dates are compared as the date indexes hold them (dateKey: NULL
+	// when the year is unknown), so that a range of dates is a range of
+	// an index. "since" is dateKey >= since; "until" (every date that
+	// begins with until or comes before it) is dateKey below until with
+	// its last digit one up: "2015" gives < "2016", "2015.12" < "2015.13".
 	if c.since != "" {
-		b.add("g.date >= ? AND substr(g.date, 1, 1) <> '?'", c.since)
+		b.add(dateKey+" >= ?", c.since)
 	}
 	if c.until != "" {
-		b.add("substr(g.date, 1, ?) <= ?", len(c.until), c.until)
+		b.add(dateKey+" < ?", c.until[:len(c.until)-1]+string(c.until[len(c.until)-1]+1))
 	}
 	if c.event != "" {
-		b.add(`g.event LIKE ? ESCAPE '\'`, "%"+escapeLike(c.event)+"%")
+		// The event's name contains the words: a scan of the events
+		// (every name stored, a few per thousand games), then the index
+		// games_event_date for those names (migration 7).
+		b.add(`g.event IN (SELECT name FROM events WHERE name LIKE ? ESCAPE '\')`, "%"+escapeLike(c.event)+"%")
 	}
 	for _, t := range c.tags {
 		tagCond(b, t)

@@ -51,6 +51,7 @@ func TestBuildSQL(t *testing.T) {
 	}
 	after := play(t, sickleStart, "L@c3", "M@b2")
 	const seatsIn = "g.id IN (SELECT sp.game_id FROM seats sp"
+	const eventIn = `g.event IN (SELECT name FROM events WHERE name LIKE ? ESCAPE '\')`
 	cases := []struct {
 		name  string
 		q     Query
@@ -75,10 +76,11 @@ func TestBuildSQL(t *testing.T) {
 		{"opponent alone", Query{Opponent: "Dave"}, nil,
 			" WHERE " + seatsIn + " WHERE 1 AND sp.player_id IN " + playerIDs + ")", []any{"dave", "dave"}},
 		{"undecided", Query{Result: "*"}, nil, " WHERE g.winner IS NULL", nil},
-		{"since", Query{Since: "2021-07"}, nil, " WHERE g.date >= ? AND substr(g.date, 1, 1) <> '?'", []any{"2021.07"}},
-		{"until", Query{Until: "2021/07/15"}, nil, " WHERE substr(g.date, 1, ?) <= ?", []any{10, "2021.07.15"}},
-		{"a leap day", Query{Since: "2024.02.29"}, nil, " WHERE g.date >= ? AND substr(g.date, 1, 1) <> '?'", []any{"2024.02.29"}},
-		{"event like characters", Query{Event: `50%_off\`}, nil, ` WHERE g.event LIKE ? ESCAPE '\'`, []any{`%50\%\_off\\%`}},
+		{"since", Query{Since: "2021-07"}, nil, " WHERE " + dateKey + " >= ?", []any{"2021.07"}},
+		{"until", Query{Until: "2021/07/15"}, nil, " WHERE " + dateKey + " < ?", []any{"2021.07.16"}},
+		{"until a year", Query{Until: "2019"}, nil, " WHERE " + dateKey + " < ?", []any{"201:"}},
+		{"a leap day", Query{Since: "2024.02.29"}, nil, " WHERE " + dateKey + " >= ?", []any{"2024.02.29"}},
+		{"event like characters", Query{Event: `50%_off\`}, nil, ` WHERE ` + eventIn, []any{`%50\%\_off\\%`}},
 		{"tags", Query{Tags: []TagFilter{{"Opening", "Quiet"}, {"Event", "Summer Cup"}, {"Player2", " CAROL "}, {"Target", "12"}, {"Game", "pikemen"}, {"Board", "STAR"}, {"Game", "Chess"}}}, nil,
 			" WHERE g.id IN (SELECT game_id FROM tags WHERE name = ? AND value = ?)" +
 				" AND g.event = ?" +
@@ -106,11 +108,11 @@ func TestBuildSQL(t *testing.T) {
 		{"moves with only unknown kinds", Query{Moves: "L@c3"}, []kind{{game: "Chess", seats: 2}}, " WHERE 0", nil},
 		{"combined, in a fixed order", Query{Game: "IceSickle", Result: "undecided", Player: "ada", Since: "2020", Event: "open", Text: "x", Plies: &Range{1, -1}}, nil,
 			" WHERE g.game = ? AND g.winner IS NULL AND " + seatsIn + " WHERE 1 AND sp.player_id IN " + playerIDs + ")" +
-				" AND g.date >= ? AND substr(g.date, 1, 1) <> '?' AND g.event LIKE ? ESCAPE '\\' AND g.plies >= ?" +
+				" AND " + dateKey + " >= ? AND " + eventIn + " AND g.plies >= ?" +
 				" AND g.id IN (SELECT docid FROM game_text WHERE game_text MATCH ?)",
 			[]any{"IceSickle", "ada", "ada", "2020", "%open%", 1, `"x"`}},
 		{"hostile values stay arguments", Query{Event: "'; DROP TABLE games; --", Player: "x' OR '1'='1"}, nil,
-			" WHERE " + seatsIn + " WHERE 1 AND sp.player_id IN " + playerIDs + ") AND g.event LIKE ? ESCAPE '\\'",
+			" WHERE " + seatsIn + " WHERE 1 AND sp.player_id IN " + playerIDs + ") AND " + eventIn,
 			[]any{"x' or '1'='1", "x' or '1'='1", "%'; DROP TABLE games; --%"}},
 	}
 	for _, c := range cases {

@@ -195,6 +195,15 @@ func BenchmarkSearchPage(b *testing.B) {
 			benchPage(b, func(int) string { return q })
 		})
 	}
+	// Pages of as many games as the ones above show at a few thousand
+	// games (a player's ten), and words that do select games of the game
+	// (the text search above selects none: no IceLady game has the
+	// word): how the archive's part grows, without more rows to show.
+	for _, q := range []string{"/search?player=Player+17&per=10", "/search?text=quiet&game=IceSickle"} {
+		b.Run(strings.TrimPrefix(q, "/search"), func(b *testing.B) {
+			benchPage(b, func(int) string { return q })
+		})
+	}
 	// Oldest first by date, undated games last: no index reads that
 	// order at once (archive.SearchOrdered reads it in two parts).
 	b.Run("?sort=oldest&page=3", func(b *testing.B) {

@@ -113,9 +113,16 @@ func gameRows(ss []archive.Summary) []gameRow {
 	return out
 }
 
+// countCap is how many games a search counts at most (past the page
+// shown): beyond it the page says "more than 1,000 games", as large
+// search engines do, since counting a million matches would take longer
+// than finding the page of them. A variable for the tests.
+var countCap = 1000
+
 type searchPage struct {
 	Form       searchForm
-	Count      int
+	Count      int // the games found, or countCap when More
+	More       bool
 	CountText  string
 	Games      []gameRow
 	First      int // the number of the first game shown
@@ -146,22 +153,32 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	cq := sr.q
-	cq.Limit, cq.Offset = 0, 0
-	n, err := s.archive.Count(ctx, cq)
+	// The games are counted up to countCap (or to the end of the page
+	// shown, when that is further): counting every one of a million
+	// matches costs more than finding the page. Past it, the page says
+	// "more than 1,000 games" and pages on without a last page.
+	// A page that is not full says how many there are: no count then.
+	rows, err := s.archive.SearchOrdered(ctx, sr.q, sr.order)
 	if err != nil {
 		return err
 	}
-	var rows []archive.Summary
-	if sr.q.Offset < n {
-		rows, err = s.archive.SearchOrdered(ctx, sr.q, sr.order)
-		if err != nil {
+	shown := max(countCap, sr.q.Offset+sr.per)
+	n := sr.q.Offset + len(rows)
+	if len(rows) == sr.per || len(rows) == 0 && sr.q.Offset > 0 {
+		cq := sr.q
+		cq.Limit, cq.Offset = shown+1, 0
+		if n, err = s.archive.Count(ctx, cq); err != nil {
 			return err
 		}
 	}
+	more := n > shown
 	v := sr.values()
 	sp := searchPage{Form: newSearchForm(sr), Count: n, CountText: plural(n, "game", "games"), Games: gameRows(rows),
 		Page: sr.page, Pages: max(1, (n+sr.per-1)/sr.per), Query: v.Encode()}
+	if more {
+		sp.Count, sp.More, sp.Pages = shown, true, 0
+		sp.CountText = "more than " + plural(shown, "game", "games")
+	}
 	sp.First = sr.q.Offset + 1
 	sp.Last = sr.q.Offset + len(rows)
 	pageURL := func(page int) string {
@@ -175,9 +192,13 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request) error {
 		return "/search?" + w.Encode()
 	}
 	if sr.page > 1 {
-		sp.Prev = pageURL(min(sr.page-1, sp.Pages))
+		prev := sr.page - 1
+		if !sp.More {
+			prev = min(prev, sp.Pages)
+		}
+		sp.Prev = pageURL(prev)
 	}
-	if sr.page < sp.Pages && sr.page < maxPage {
+	if (sr.page < sp.Pages || sp.More) && sr.page < maxPage {
 		sp.Next = pageURL(sr.page + 1)
 	}
 	sp.Records = "/search/records?" + v.Encode()
@@ -185,7 +206,9 @@ func (s *Site) search(w http.ResponseWriter, r *http.Request) error {
 		if f.asked == "" {
 			continue
 		}
-		if _, err := s.archive.Player(ctx, f.asked, 0); err == nil {
+		if ok, err := s.archive.HasPlayer(ctx, f.asked); err != nil {
+			return err
+		} else if ok {
 			continue
 		}
 		ps, _, err := s.archive.Players(ctx, f.asked, 10, 0)
