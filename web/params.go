@@ -164,7 +164,7 @@ func clip(s string) string {
 
 // searchParams are the parameters of a search, in the order of the form.
 var searchParams = []string{"game", "player", "seat", "opponent", "result", "since", "until", "event", "tag*",
-	"text", "position", "moves", "plies", "sort", "page", "per"}
+	"text", "position", "moves", "plies", "blunder", "sort", "page", "per"}
 
 // sorts are the orders a search page offers, by parameter value. The
 // dates are the Date tags (undated games last); games of one date come
@@ -216,6 +216,7 @@ func readSearch(p *params) search {
 	q.Text = p.str("text")
 	q.Position = p.str("position")
 	q.Moves = p.str("moves")
+	q.Blunder = p.str("blunder")
 	s.tags = p.all("tag")
 	for _, t := range s.tags {
 		tf, err := archive.ParseTagFilter(t)
@@ -250,7 +251,7 @@ func readSearch(p *params) search {
 	s.per = p.num("per", 1, 100, 50)
 	q.Limit, q.Offset = s.per, (s.page-1)*s.per
 	s.hasFilters = q.Game != "" || q.Player != "" || q.Seat != 0 || q.Opponent != "" || q.Result != "" || q.Since != "" ||
-		q.Until != "" || q.Event != "" || q.Text != "" || q.Position != "" || q.Moves != "" || len(q.Tags) > 0 || q.Plies != nil
+		q.Until != "" || q.Event != "" || q.Text != "" || q.Position != "" || q.Moves != "" || len(q.Tags) > 0 || q.Plies != nil || q.Blunder != ""
 	return s
 }
 
@@ -281,6 +282,7 @@ func (s search) values() url.Values {
 	set("position", q.Position)
 	set("moves", q.Moves)
 	set("plies", s.plies)
+	set("blunder", q.Blunder)
 	if s.sort != "newest" {
 		v.Set("sort", s.sort)
 	}

@@ -144,6 +144,9 @@ type analysisLine struct {
 	GamesText string // "3 analysed games"
 	LossText  string // the average loss a move, "0.031"
 	MarksText string // "1 blunder, 2 inaccuracies", or "no move marked"
+	// BlundersHref is the search for the games with their blunders; ""
+	// when they made none.
+	BlundersHref string
 }
 
 func marksText(an archive.AnalysisSummary) string {
@@ -186,7 +189,10 @@ func (s *Site) player(w http.ResponseWriter, r *http.Request) error {
 	}
 	pp := playerPage{Established: establishedRD, Name: pr.Name, Spellings: pr.Spellings, Total: pr.Results, All: search(url.Values{})}
 	if an := pr.Analysis; an.Moves > 0 {
-		pp.Analysis = &analysisLine{an, plural(an.Games, "analysed game", "analysed games"), fmt.Sprintf("%.3f", an.Loss), marksText(an)}
+		pp.Analysis = &analysisLine{an, plural(an.Games, "analysed game", "analysed games"), fmt.Sprintf("%.3f", an.Loss), marksText(an), ""}
+		if an.Blunders > 0 {
+			pp.Analysis.BlundersHref = "/search?" + url.Values{"blunder": {pr.Name}}.Encode()
+		}
 	}
 	for _, g := range pr.Games {
 		row := gameResultRow{GameResults: g,

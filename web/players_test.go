@@ -47,8 +47,16 @@ func TestPlayerAnalysis(t *testing.T) {
 		t.Fatalf("archive analyze: %+v %v", st, err)
 	}
 	_, body, _ := get(t, ts.URL, "/player/Ada%20Lovelace")
-	if want := "Computer analysis of 1 analysed game: an average loss of 0.125 a move over 2 moves (1 blunder)."; !strings.Contains(body, want) {
+	if want := `Computer analysis of 1 analysed game: an average loss of 0.125 a move over 2 moves (1 blunder: <a href="/search?blunder=Ada&#43;Lovelace">the games with a blunder</a>).`; !strings.Contains(body, want) {
 		t.Errorf("Ada's page lacks %q:\n%s", want, between(body, "<h1>", "<h2>"))
+	}
+	// The link finds the game; the form keeps the filter; Zed made none.
+	_, body, _ = get(t, ts.URL, "/search?blunder=Ada+Lovelace")
+	if !strings.Contains(body, "Zed Analysed") || !strings.Contains(body, `name="blunder" value="Ada Lovelace"`) {
+		t.Errorf("the search for Ada's blunders:\n%s", between(body, "<main", "</main>"))
+	}
+	if _, body, _ = get(t, ts.URL, "/search?blunder=Zed+Analysed"); strings.Contains(body, "Ada Lovelace") {
+		t.Errorf("the search for Zed's blunders finds a game:\n%s", between(body, "<main", "</main>"))
 	}
 	_, body, _ = get(t, ts.URL, "/player/Zed%20Analysed")
 	if want := "an average loss of 0.050 a move over 2 moves (2 inaccuracies)."; !strings.Contains(body, want) {

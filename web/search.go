@@ -17,7 +17,7 @@ import (
 
 type searchForm struct {
 	Game, Player, Opponent, Result, Since, Until, Event string
-	Text, Moves, Position, Plies, Sort                  string
+	Text, Moves, Position, Plies, Blunder, Sort         string
 	Seat                                                int
 	Tag                                                 string // the first tag filter, for the form's one tag field
 	MoreTags                                            []string
@@ -32,7 +32,7 @@ type sortOption struct{ Value, Label string }
 func newSearchForm(s search) searchForm {
 	q := s.q
 	f := searchForm{Game: q.Game, Player: q.Player, Opponent: q.Opponent, Result: q.Result, Since: q.Since, Until: q.Until,
-		Event: q.Event, Text: q.Text, Moves: q.Moves, Position: q.Position, Plies: s.plies, Sort: s.sort, Seat: q.Seat,
+		Event: q.Event, Text: q.Text, Moves: q.Moves, Position: q.Position, Plies: s.plies, Blunder: q.Blunder, Sort: s.sort, Seat: q.Seat,
 		Games: games.Names(), Seats: []int{1, 2, 3, 4}, Results: []string{"win", "loss", "draw", "undecided"}}
 	if g, ok := games.Lookup(q.Game); ok {
 		f.Game = g.Name()
