@@ -3,6 +3,9 @@ package analysis
 import (
 	"context"
 	"fmt"
+	"math"
+	"slices"
+	"time"
 
 	"icepost/engine"
 	"icepost/notation"
@@ -44,10 +47,19 @@ func markFor(loss float64) Mark {
 	return Good
 }
 
-// Analyze analyses rec's main line: it replays the record, searches each
-// position before a move, and returns the Report Annotate writes. A move
-// that misses a win in one is a blunder, with the winning move as the
-// better one, whatever the estimates say.
+// Analyze analyses rec's main line: it replays the record and judges
+// each move against the move the engine prefers in the same position
+// (engine.Player.Judge: both moves' values from the same trees, after
+// searches of the same size), one Player going down the game so that
+// each search starts from the tree below the move played. Before is the
+// value of the engine's move, After the value of the move played (its
+// exact result when the move ends the game), each the mover's mean
+// result. Two moves are marked whatever the estimates say: one that
+// misses a win in one is a blunder, with the win as the better move; one
+// that lets the next seat win at once is at least a mistake, unless
+// every legal move does. Analyze is safe to call from several goroutines
+// (each call has its own Player); with the same Seed, Level and Workers
+// it returns the same report.
 func Analyze(ctx context.Context, rec *notation.Record, opt Options) (*Report, error) {
 	if opt.Level == 0 {
 		opt.Level = DefaultLevel
@@ -56,64 +68,112 @@ func Analyze(ctx context.Context, rec *notation.Record, opt Options) (*Report, e
 	if err != nil {
 		return nil, err
 	}
-	p, err := engine.New(engine.Config{Level: opt.Level, Seed: opt.Seed, Workers: opt.Workers})
+	// No time budget: a search cut short by the clock would make the
+	// analysis depend on the machine's load (ctx still ends it).
+	p, err := engine.New(engine.Config{Level: opt.Level, Seed: opt.Seed, Workers: opt.Workers, MoveTime: 24 * time.Hour})
 	if err != nil {
 		return nil, err
 	}
 	n := len(g.Moves)
 	r := &Report{Level: opt.Level, Seats: g.Options.Seats, Moves: make([]Move, n)}
-	// best[k] is the search of the position before move k+1; its Win is
-	// the mover's estimate there.
-	searches := make([]engine.Choice, n+1)
-	for k := 0; k <= n; k++ {
-		s := g.States[k]
-		if s.Outcome().Over || s.ToMove() == 0 {
-			continue
-		}
-		c, err := p.Move(ctx, s)
-		if err != nil {
-			return nil, fmt.Errorf("analysis: ply %d: %w", k+1, err)
-		}
-		searches[k] = c
-		if k > 0 && opt.Progress != nil {
-			opt.Progress(k, n)
-		}
-	}
 	for k := range n {
-		s, next := g.States[k], g.States[k+1]
-		mover := s.ToMove()
-		a := Move{Ply: k + 1, Seat: mover, Token: g.Token(k + 1), Before: searches[k].Win}
-		a.After = estimate(next, mover, searches[k+1])
-		a.Mark = markFor(a.Loss())
-		if win, ok := winInOne(s, mover); ok && !wins(next, mover) {
-			a.Mark, a.Better, a.BetterEval = Blunder, s.FormatMove(win), 1
-		} else if a.Mark >= Mistake && searches[k].Move != g.Moves[k] {
-			a.Better, a.BetterEval = s.FormatMove(searches[k].Move), searches[k].Win
+		a, err := judge(ctx, p, g.States[k], g.Moves[k], g.States[k+1])
+		if err != nil {
+			return nil, fmt.Errorf("analysis: move %d (%s): %w", k+1, g.Token(k+1), err)
 		}
+		a.Ply, a.Token = k+1, rec.Main.Moves[k].Token
 		r.Moves[k] = a
-	}
-	if opt.Progress != nil {
-		opt.Progress(n, n)
+		if opt.Progress != nil {
+			opt.Progress(k+1, n)
+		}
 	}
 	return r, nil
 }
 
-// estimate is seat's estimate in s, which c searched (when s is not over).
-func estimate(s rules.State, seat int, c engine.Choice) float64 {
-	if s.Outcome().Over || s.ToMove() == 0 {
-		r := make([]float64, s.Options().Seats)
-		engine.Result(s, r)
-		return r[seat-1]
+// judge analyses the move m played in s, which led to next.
+func judge(ctx context.Context, p *engine.Player, s rules.State, m rules.Move, next rules.State) (Move, error) {
+	mover := s.ToMove()
+	a := Move{Seat: mover}
+	j, err := p.Judge(ctx, s, m)
+	if err != nil {
+		return a, err
 	}
-	if s.ToMove() == seat {
-		return c.Win
+	if err := ctx.Err(); err != nil && j.Stopped {
+		return a, err
 	}
-	if s.Options().Seats == 2 {
-		return 1 - c.Win
+	a.Before, a.After = j.BestValue, j.PlayedValue
+	if math.IsNaN(a.After) {
+		a.After = a.Before
 	}
-	return c.Values[seat-1]
+	if j.Best == m {
+		a.Before = a.After
+	}
+	if o := next.Outcome(); o.Over {
+		res := make([]float64, s.Options().Seats)
+		engine.Result(next, res)
+		a.After = res[mover-1]
+		a.Before = max(a.Before, a.After)
+	}
+	better := func(b rules.Move) {
+		a.Better, a.BetterEval = s.FormatMove(b), a.Before
+		if i := slices.Index(j.Moves, b); i >= 0 && !math.IsNaN(j.Values[i]) {
+			a.BetterEval = j.Values[i]
+		}
+	}
+	if win, ok := winInOne(s, mover); ok && !wins(next, mover) {
+		a.Before = 1
+		a.Mark = Blunder
+		better(win)
+		a.BetterEval = 1
+		return a, nil
+	}
+	if lets(next) {
+		// The next seat wins at once: the mover's result is 0, whatever
+		// playouts that miss the win say.
+		a.After = 0
+		if safe, ok := safeMove(s, j.Best); ok {
+			a.Mark = max(markFor(a.Loss()), Mistake)
+			better(safe)
+			return a, nil
+		}
+		// Every move lets the next seat win: this one is no worse.
+		a.Before, a.Mark = 0, Good
+		return a, nil
+	}
+	a.Mark = markFor(a.Loss())
+	if a.Mark >= Mistake && j.Best != m {
+		better(j.Best)
+	}
+	return a, nil
 }
 
+// lets reports whether the seat to move in s can win at once.
+func lets(s rules.State) bool {
+	if s.Outcome().Over || s.ToMove() == 0 {
+		return false
+	}
+	_, ok := winInOne(s, s.ToMove())
+	return ok
+}
+
+// safeMove returns a move of s after which the next seat cannot win at
+// once: pref when it is one, else the first legal move that is, and false
+// when every move lets the next seat win.
+func safeMove(s rules.State, pref rules.Move) (rules.Move, bool) {
+	try := func(m rules.Move) bool {
+		next, err := s.Play(m)
+		return err == nil && !lets(next)
+	}
+	if try(pref) {
+		return pref, true
+	}
+	for _, m := range s.Moves(nil) {
+		if m != pref && try(m) {
+			return m, true
+		}
+	}
+	return rules.Move{}, false
+}
 // winInOne returns a legal move of s that wins it for seat at once.
 func winInOne(s rules.State, seat int) (rules.Move, bool) {
 	for _, m := range s.Moves(nil) {

@@ -33,6 +33,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -137,8 +138,35 @@ type Choice struct {
 // ctx ends; in the last case Move still returns the best move found, with
 // ctx's error only when not a single iteration ran.
 func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
+	r, err := p.grow(ctx, s)
+	if err != nil {
+		return Choice{}, err
+	}
+	c := r.choice
+	c.Move = r.legal[r.best]
+	if r.visits[r.best] > 0 {
+		c.Win = r.reward[r.best] / r.visits[r.best]
+	}
+	for _, t := range p.trees {
+		t.keep(c.Move)
+	}
+	return c, nil
+}
+
+// grown is a search's root, its children summed over the trees in the
+// order of the legal moves.
+type grown struct {
+	legal          []rules.Move
+	visits, reward []float64
+	best           int // the most visited; on a tie the better result, then the first
+	want           int // the level's iterations per tree
+	choice         Choice
+}
+
+// grow searches s in every tree and sums the root's children.
+func (p *Player) grow(ctx context.Context, s rules.State) (grown, error) {
 	if s.Outcome().Over || s.ToMove() == 0 {
-		return Choice{}, rules.ErrGameOver
+		return grown{}, rules.ErrGameOver
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
 	defer cancel()
@@ -155,12 +183,8 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 	}
 	wg.Wait()
 
-	// Sum the root's children over the trees, in the order of the legal
-	// moves, and take the most visited; on a tie the better result, then
-	// the first.
-	visits := make([]float64, len(legal))
-	reward := make([]float64, len(legal))
-	c := Choice{Values: make([]float64, s.Options().Seats)}
+	r := grown{legal: legal, want: want, choice: Choice{Values: make([]float64, s.Options().Seats)}}
+	c := &r.choice
 	for _, t := range p.trees {
 		for i, v := range t.rootSum {
 			c.Values[i] += v
@@ -168,6 +192,30 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 		c.Playouts += t.ran
 		c.Nodes += t.nodes
 		c.Stopped = c.Stopped || t.ran < want
+	}
+	if c.Playouts == 0 {
+		if err := ctx.Err(); err != nil {
+			return grown{}, err
+		}
+	}
+	r.visits, r.reward = p.sum(legal)
+	for i := range legal {
+		if r.visits[i] > r.visits[r.best] || r.visits[i] == r.visits[r.best] && r.visits[i] > 0 && r.reward[i]/r.visits[i] > r.reward[r.best]/r.visits[r.best] {
+			r.best = i
+		}
+	}
+	for i := range c.Values {
+		c.Values[i] /= float64(max(c.Playouts, 1))
+	}
+	return r, nil
+}
+
+// sum adds up the visits and rewards of the roots' children over the
+// trees, in the order of legal.
+func (p *Player) sum(legal []rules.Move) (visits, reward []float64) {
+	visits = make([]float64, len(legal))
+	reward = make([]float64, len(legal))
+	for _, t := range p.trees {
 		for _, ch := range t.root.children {
 			for i, m := range legal {
 				if m == ch.move {
@@ -178,28 +226,73 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 			}
 		}
 	}
-	if c.Playouts == 0 {
-		if err := ctx.Err(); err != nil {
-			return Choice{}, err
+	return visits, reward
+}
+
+// Judgement is what a search says of the move the engine prefers in a
+// position and of the move played there, for the analyst (package
+// analysis): each move's value is the mover's mean result over the
+// playouts through it (for 3 and 4 seats, the mover's share), both taken
+// from the same trees and from searches of about the same size.
+type Judgement struct {
+	Best        rules.Move
+	BestValue   float64 // the mover's mean result after Best
+	PlayedValue float64 // the mover's mean result after the move played
+	Playouts    int     // all iterations, the played move's included
+	Stopped     bool    // the time budget or the context cut a search short
+	// Moves are the legal moves of the position, Values the mover's mean
+	// result after each (NaN for a move no playout tried).
+	Moves  []rules.Move
+	Values []float64
+}
+
+// Judge searches s as Move does, then grows the subtree of the move m
+// (a legal move of s) in each tree until it has had as many playouts as
+// the move the search prefers (at most the level's iterations more), so
+// that the two are compared on equal terms: a move the search left
+// little tried is not judged by a few playouts. The trees keep m's
+// subtree for the position after it, as Move keeps the chosen move's.
+func (p *Player) Judge(ctx context.Context, s rules.State, m rules.Move) (Judgement, error) {
+	r, err := p.grow(ctx, s)
+	if err != nil {
+		return Judgement{}, err
+	}
+	played := slices.Index(r.legal, m)
+	if played < 0 {
+		return Judgement{}, fmt.Errorf("engine: %s is not a legal move here", s.FormatMove(m))
+	}
+	j := Judgement{Best: r.legal[r.best], Playouts: r.choice.Playouts, Stopped: r.choice.Stopped}
+	if played != r.best {
+		ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
+		defer cancel()
+		var wg sync.WaitGroup
+		ran := make([]int, len(p.trees))
+		for w, t := range p.trees {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ran[w] = t.deepen(ctx, r.legal[r.best], m, r.want)
+			}()
+		}
+		wg.Wait()
+		for _, n := range ran {
+			j.Playouts += n
+		}
+		j.Stopped = j.Stopped || ctx.Err() != nil
+		r.visits, r.reward = p.sum(r.legal)
+	}
+	j.Moves, j.Values = r.legal, make([]float64, len(r.legal))
+	for i := range r.legal {
+		j.Values[i] = math.NaN()
+		if r.visits[i] > 0 {
+			j.Values[i] = r.reward[i] / r.visits[i]
 		}
 	}
-	best := 0
-	for i := range legal {
-		if visits[i] > visits[best] || visits[i] == visits[best] && visits[i] > 0 && reward[i]/visits[i] > reward[best]/visits[best] {
-			best = i
-		}
-	}
-	for i := range c.Values {
-		c.Values[i] /= float64(max(c.Playouts, 1))
-	}
-	c.Move = legal[best]
-	if visits[best] > 0 {
-		c.Win = reward[best] / visits[best]
-	}
+	j.BestValue, j.PlayedValue = j.Values[r.best], j.Values[played]
 	for _, t := range p.trees {
-		t.keep(c.Move)
+		t.keep(m)
 	}
-	return c, nil
+	return j, nil
 }
 
 // tree is one worker's search tree.
@@ -262,6 +355,43 @@ func (t *tree) reroot(s rules.State) {
 	}
 	t.nodes = 0
 	t.root = t.newNode(s, nil, rules.Move{}, 0)
+}
+
+// deepen grows the root's child of move m (making it when the search
+// has not) until it has had as many playouts as the child of move best,
+// at most most more, and returns the iterations it ran.
+func (t *tree) deepen(ctx context.Context, best, m rules.Move, most int) int {
+	var target float64
+	var ch *node
+	for _, c := range t.root.children {
+		if c.move == best {
+			target = c.visits
+		}
+		if c.move == m {
+			ch = c
+		}
+	}
+	if ch == nil {
+		// Not tried yet, or left out because another move wins at once.
+		if i := slices.Index(t.root.untried, m); i >= 0 {
+			t.root.untried = slices.Delete(t.root.untried, i, i+1)
+		}
+		next, err := t.root.state.Play(m)
+		if err != nil {
+			panic("engine: a legal move did not play: " + err.Error())
+		}
+		ch = t.newNode(next, t.root, m, t.root.state.ToMove())
+		t.root.children = append(t.root.children, ch)
+	}
+	ran := 0
+	for ch.visits < target && ran < most {
+		if ran%16 == 0 && ctx.Err() != nil {
+			break
+		}
+		t.iterateFrom(ch)
+		ran++
+	}
+	return ran
 }
 
 // keep drops every child of the root but the one of move m, once it has
@@ -329,9 +459,12 @@ func (t *tree) search(ctx context.Context, want int) {
 // exploration is the UCT constant for results between 0 and 1.
 const exploration = 1.0
 
-func (t *tree) iterate() {
+func (t *tree) iterate() { t.iterateFrom(t.root) }
+
+// iterateFrom runs one iteration whose selection starts at n, a node of
+// the tree; the result goes back up to the root.
+func (t *tree) iterateFrom(n *node) {
 	// Selection: down the tree while every move of a node has a child.
-	n := t.root
 	for len(n.untried) == 0 && len(n.children) > 0 {
 		n = t.pick(n)
 	}
