@@ -174,6 +174,7 @@ func safeMove(s rules.State, pref rules.Move) (rules.Move, bool) {
 	}
 	return rules.Move{}, false
 }
+
 // winInOne returns a legal move of s that wins it for seat at once.
 func winInOne(s rules.State, seat int) (rules.Move, bool) {
 	for _, m := range s.Moves(nil) {

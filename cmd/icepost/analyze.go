@@ -83,7 +83,10 @@ func cmdAnalyze(e *env, args []string) int {
 			opt := analysis.Options{Level: *level, Seed: *seed, Workers: *workers}
 			if bar != nil {
 				bar.name = fmt.Sprintf("%s record %d/%d", f.name, i+1, len(f.games))
-				opt.Progress = func(d, n int) { bar.name = fmt.Sprintf("%s record %d/%d move %d/%d", f.name, i+1, len(f.games), d, n); bar.count(done+d, total) }
+				opt.Progress = func(d, n int) {
+					bar.name = fmt.Sprintf("%s record %d/%d move %d/%d", f.name, i+1, len(f.games), d, n)
+					bar.count(done+d, total)
+				}
 			}
 			r, err := analysis.Analyze(e.ctx, rec, opt)
 			if err == nil {
@@ -122,4 +125,3 @@ func cmdAnalyze(e *env, args []string) int {
 	}
 	return code
 }
-
