@@ -231,27 +231,29 @@ func (p *Player) sum(legal []rules.Move) (visits, reward []float64) {
 
 // Judgement is what a search says of the move the engine prefers in a
 // position and of the move played there, for the analyst (package
-// analysis): each move's value is the mover's mean result over the
-// playouts through it (for 3 and 4 seats, the mover's share), both taken
-// from the same trees and from searches of about the same size.
+// analysis). Each move's value is the mover's mean result (for 3 and 4
+// seats, the mover's share) over fresh playouts through it, the same
+// number for both, run after the search chose: the search's own means
+// would flatter the move it chose, the most visited of many whose means
+// are noisy (the winner's curse), and judge the played move by few
+// playouts when it left it little tried.
 type Judgement struct {
 	Best        rules.Move
 	BestValue   float64 // the mover's mean result after Best
 	PlayedValue float64 // the mover's mean result after the move played
-	Playouts    int     // all iterations, the played move's included
+	Playouts    int     // all iterations, the fresh ones included
 	Stopped     bool    // the time budget or the context cut a search short
 	// Moves are the legal moves of the position, Values the mover's mean
-	// result after each (NaN for a move no playout tried).
+	// result after each in the search (NaN for a move no playout tried).
 	Moves  []rules.Move
 	Values []float64
 }
 
-// Judge searches s as Move does, then grows the subtree of the move m
-// (a legal move of s) in each tree until it has had as many playouts as
-// the move the search prefers (at most the level's iterations more), so
-// that the two are compared on equal terms: a move the search left
-// little tried is not judged by a few playouts. The trees keep m's
-// subtree for the position after it, as Move keeps the chosen move's.
+// Judge searches s as Move does, then runs the level's base number of
+// playouts more through the move it prefers and as many through m, a
+// legal move of s (through the one move when m is it), and judges both by
+// those (Judgement). The trees keep m's subtree for the position after
+// it, as Move keeps the chosen move's.
 func (p *Player) Judge(ctx context.Context, s rules.State, m rules.Move) (Judgement, error) {
 	r, err := p.grow(ctx, s)
 	if err != nil {
@@ -261,26 +263,8 @@ func (p *Player) Judge(ctx context.Context, s rules.State, m rules.Move) (Judgem
 	if played < 0 {
 		return Judgement{}, fmt.Errorf("engine: %s is not a legal move here", s.FormatMove(m))
 	}
-	j := Judgement{Best: r.legal[r.best], Playouts: r.choice.Playouts, Stopped: r.choice.Stopped}
-	if played != r.best {
-		ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
-		defer cancel()
-		var wg sync.WaitGroup
-		ran := make([]int, len(p.trees))
-		for w, t := range p.trees {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				ran[w] = t.deepen(ctx, r.legal[r.best], m, r.want)
-			}()
-		}
-		wg.Wait()
-		for _, n := range ran {
-			j.Playouts += n
-		}
-		j.Stopped = j.Stopped || ctx.Err() != nil
-		r.visits, r.reward = p.sum(r.legal)
-	}
+	best := r.legal[r.best]
+	j := Judgement{Best: best, Playouts: r.choice.Playouts, Stopped: r.choice.Stopped}
 	j.Moves, j.Values = r.legal, make([]float64, len(r.legal))
 	for i := range r.legal {
 		j.Values[i] = math.NaN()
@@ -288,12 +272,46 @@ func (p *Player) Judge(ctx context.Context, s rules.State, m rules.Move) (Judgem
 			j.Values[i] = r.reward[i] / r.visits[i]
 		}
 	}
+	ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
+	defer cancel()
+	var wg sync.WaitGroup
+	fresh := make([]measured, len(p.trees))
+	for w, t := range p.trees {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fresh[w] = t.measure(ctx, best, m, base[p.cfg.Level])
+		}()
+	}
+	wg.Wait()
+	var sum measured
+	for _, f := range fresh {
+		for i := range 2 {
+			sum.visits[i] += f.visits[i]
+			sum.reward[i] += f.reward[i]
+		}
+		j.Playouts += int(f.visits[0] + f.visits[1])
+	}
+	j.Stopped = j.Stopped || ctx.Err() != nil
 	j.BestValue, j.PlayedValue = j.Values[r.best], j.Values[played]
+	if sum.visits[0] > 0 {
+		j.BestValue = sum.reward[0] / sum.visits[0]
+	}
+	if sum.visits[1] > 0 {
+		j.PlayedValue = sum.reward[1] / sum.visits[1]
+	}
+	if m == best {
+		j.PlayedValue = j.BestValue
+	}
 	for _, t := range p.trees {
 		t.keep(m)
 	}
 	return j, nil
 }
+
+// measured is what measure found: the playouts through the best move
+// ([0]) and the move played ([1]), and the mover's results summed.
+type measured struct{ visits, reward [2]float64 }
 
 // tree is one worker's search tree.
 type tree struct {
@@ -357,41 +375,51 @@ func (t *tree) reroot(s rules.State) {
 	t.root = t.newNode(s, nil, rules.Move{}, 0)
 }
 
-// deepen grows the root's child of move m (making it when the search
-// has not) until it has had as many playouts as the child of move best,
-// at most most more, and returns the iterations it ran.
-func (t *tree) deepen(ctx context.Context, best, m rules.Move, most int) int {
-	var target float64
-	var ch *node
-	for _, c := range t.root.children {
-		if c.move == best {
-			target = c.visits
-		}
-		if c.move == m {
-			ch = c
-		}
+// measure runs n iterations through the root's child of move best and n
+// through the child of move m (making it when the search has not; only
+// the n through best when m is best), until ctx ends, and returns them.
+func (t *tree) measure(ctx context.Context, best, m rules.Move, n int) measured {
+	var out measured
+	nodes := [2]*node{t.child(best), t.child(m)}
+	if m == best {
+		nodes[1] = nil
 	}
-	if ch == nil {
-		// Not tried yet, or left out because another move wins at once.
-		if i := slices.Index(t.root.untried, m); i >= 0 {
-			t.root.untried = slices.Delete(t.root.untried, i, i+1)
-		}
-		next, err := t.root.state.Play(m)
-		if err != nil {
-			panic("engine: a legal move did not play: " + err.Error())
-		}
-		ch = t.newNode(next, t.root, m, t.root.state.ToMove())
-		t.root.children = append(t.root.children, ch)
-	}
-	ran := 0
-	for ch.visits < target && ran < most {
-		if ran%16 == 0 && ctx.Err() != nil {
+	for i := 0; i < n; i++ {
+		if i%16 == 0 && ctx.Err() != nil {
 			break
 		}
-		t.iterateFrom(ch)
-		ran++
+		for k, ch := range nodes {
+			if ch == nil {
+				continue
+			}
+			v, r := ch.visits, ch.reward
+			t.iterateFrom(ch)
+			out.visits[k] += ch.visits - v
+			out.reward[k] += ch.reward - r
+		}
 	}
-	return ran
+	return out
+}
+
+// child returns the root's child of move m, making it when the search
+// has not (the move not tried yet, or left out because another wins at
+// once).
+func (t *tree) child(m rules.Move) *node {
+	for _, ch := range t.root.children {
+		if ch.move == m {
+			return ch
+		}
+	}
+	if i := slices.Index(t.root.untried, m); i >= 0 {
+		t.root.untried = slices.Delete(t.root.untried, i, i+1)
+	}
+	next, err := t.root.state.Play(m)
+	if err != nil {
+		panic("engine: a legal move did not play: " + err.Error())
+	}
+	ch := t.newNode(next, t.root, m, t.root.state.ToMove())
+	t.root.children = append(t.root.children, ch)
+	return ch
 }
 
 // keep drops every child of the root but the one of move m, once it has
