@@ -70,7 +70,7 @@ func Analyze(ctx context.Context, rec *notation.Record, opt Options) (*Report, e
 	}
 	// No time budget: a search cut short by the clock would make the
 	// analysis depend on the machine's load (ctx still ends it).
-	p, err := engine.New(engine.Config{Level: opt.Level, Seed: opt.Seed, Workers: opt.Workers, MoveTime: 24 * time.Hour})
+	p, err := engine.New(engine.Config{Level: opt.Level, Seed: opt.Seed, Workers: opt.Workers, MoveTime: 24 * time.Hour, Shared: true})
 	if err != nil {
 		return nil, err
 	}

@@ -72,6 +72,14 @@ type Config struct {
 	// Workers is the number of trees grown at once; default the number of
 	// cores Go may use (GOMAXPROCS).
 	Workers int
+	// Shared makes the level's iterations one budget for all the trees
+	// together (each grows its share), counting the playouts a reused
+	// tree already holds toward it, where by default each tree adds the
+	// level's number: a search of the same size on any number of cores,
+	// faster with more, not deeper. The analyst (package analysis)
+	// searches so, that an analysis at a level is the same work on
+	// every machine; a player does not, as more cores make it stronger.
+	Shared bool
 	// Cutoff is how many plies a playout plays before the position is
 	// judged by its scores; default 30 in games with scores, 100 in the
 	// others (docs/engine.md says why).
@@ -159,7 +167,6 @@ type grown struct {
 	legal          []rules.Move
 	visits, reward []float64
 	best           int // the most visited; on a tie the better result, then the first
-	want           int // the level's iterations per tree
 	choice         Choice
 }
 
@@ -171,27 +178,32 @@ func (p *Player) grow(ctx context.Context, s rules.State) (grown, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
 	defer cancel()
 	legal := s.Moves(nil)
-	want := iterations(p.cfg.Level, len(legal))
+	want := p.share(iterations(p.cfg.Level, len(legal)))
+	wants := make([]int, len(p.trees))
 	var wg sync.WaitGroup
-	for _, t := range p.trees {
+	for w, t := range p.trees {
 		t.reroot(s)
+		wants[w] = want
+		if p.cfg.Shared {
+			wants[w] = max(1, want-int(t.root.visits))
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t.search(ctx, want)
+			t.search(ctx, wants[w])
 		}()
 	}
 	wg.Wait()
 
-	r := grown{legal: legal, want: want, choice: Choice{Values: make([]float64, s.Options().Seats)}}
+	r := grown{legal: legal, choice: Choice{Values: make([]float64, s.Options().Seats)}}
 	c := &r.choice
-	for _, t := range p.trees {
+	for w, t := range p.trees {
 		for i, v := range t.rootSum {
 			c.Values[i] += v
 		}
 		c.Playouts += t.ran
 		c.Nodes += t.nodes
-		c.Stopped = c.Stopped || t.ran < want
+		c.Stopped = c.Stopped || t.ran < wants[w]
 	}
 	if c.Playouts == 0 {
 		if err := ctx.Err(); err != nil {
@@ -208,6 +220,15 @@ func (p *Player) grow(ctx context.Context, s rules.State) (grown, error) {
 		c.Values[i] /= float64(max(c.Playouts, 1))
 	}
 	return r, nil
+}
+
+// share is a tree's part of n iterations: all of them, or with Shared
+// an equal part (at least one).
+func (p *Player) share(n int) int {
+	if !p.cfg.Shared {
+		return n
+	}
+	return max(1, (n+len(p.trees)-1)/len(p.trees))
 }
 
 // sum adds up the visits and rewards of the roots' children over the
@@ -280,7 +301,7 @@ func (p *Player) Judge(ctx context.Context, s rules.State, m rules.Move) (Judgem
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fresh[w] = t.measure(ctx, best, m, base[p.cfg.Level])
+			fresh[w] = t.measure(ctx, best, m, p.share(base[p.cfg.Level]))
 		}()
 	}
 	wg.Wait()

@@ -1,0 +1,53 @@
+package analysis
+
+import (
+	"context"
+	"testing"
+
+	"icepost/engine"
+	"icepost/notation"
+	"icepost/rules"
+	"icepost/rules/pikemen"
+)
+
+// BenchmarkAnalyze100 analyses a 100-ply Pikemen game (level-1 bots to
+// 24 points, cut at 100 plies: a Pikemen game to 12 between good players
+// is shorter) at the default level on all cores, and reports the seconds
+// per game and per move (docs/engine.md, "Analysis", has the figures):
+//
+//	go test -run XXX -bench Analyze100 -benchtime 1x ./analysis/
+func BenchmarkAnalyze100(b *testing.B) {
+	ctx := context.Background()
+	start, err := pikemen.Game.Start(rules.Options{Target: 30})
+	if err != nil {
+		b.Fatal(err)
+	}
+	movers := make([]engine.Mover, 2)
+	for i := range movers {
+		if movers[i], err = engine.New(engine.Config{Level: 1, Seed: uint64(i) + 1, Workers: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	moves, _, err := engine.PlayGame(ctx, start, movers, 100)
+	if err != nil || len(moves) != 100 {
+		b.Fatalf("the game: %d plies, %v", len(moves), err)
+	}
+	g := notation.NewGame(start, nil)
+	for _, m := range moves {
+		if err := g.Play(m, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	text := g.Record.String()
+	for b.Loop() {
+		recs, errs := notation.Parse("bench", []byte(text))
+		if len(errs) > 0 {
+			b.Fatal(errs)
+		}
+		if _, err := Analyze(ctx, recs[0], Options{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/game")
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/100, "s/move")
+}
