@@ -49,17 +49,22 @@ func markFor(loss float64) Mark {
 
 // Analyze analyses rec's main line: it replays the record and judges
 // each move against the move the engine prefers in the same position
-// (engine.Player.Judge: both moves' values from the same trees, after
-// searches of the same size), one Player going down the game so that
-// each search starts from the tree below the move played. Before is the
-// value of the engine's move, After the value of the move played (its
-// exact result when the move ends the game), each the mover's mean
-// result. Two moves are marked whatever the estimates say: one that
-// misses a win in one is a blunder, with the win as the better move; one
-// that lets the next seat win at once is at least a mistake, unless
-// every legal move does. Analyze is safe to call from several goroutines
-// (each call has its own Player); with the same Seed, Level and Workers
-// it returns the same report.
+// (engine.Player.Judge: a search of the level's size, then as many fresh
+// playouts through each of the two moves), one Player going down the
+// game so that each search starts from the tree below the move played.
+// Before is the fresh value of the engine's move, After that of the move
+// played (its exact result when the move ends the game), each the
+// mover's mean result. Two moves are marked whatever the estimates say:
+// one that misses a win in one is a blunder, with the win as the better
+// move (Before 1); one that lets the next seat win at once is at least a
+// mistake (After 0), with a move that does not as the better one, unless
+// every legal move does (then no mark, Before and After 0).
+//
+// The level's playouts are shared among the Workers (engine.Config.Shared):
+// more cores make it faster, not deeper. Analyze is safe to call from
+// several goroutines (each call has its own Player); with the same Seed,
+// Level and Workers it returns the same report. It ends with ctx's error
+// when ctx ends.
 func Analyze(ctx context.Context, rec *notation.Record, opt Options) (*Report, error) {
 	if opt.Level == 0 {
 		opt.Level = DefaultLevel
@@ -114,9 +119,11 @@ func judge(ctx context.Context, p *engine.Player, s rules.State, m rules.Move, n
 		a.After = res[mover-1]
 		a.Before = max(a.Before, a.After)
 	}
+	// The better move's estimate: Before for the engine's own move (the
+	// same fresh playouts), else the search's mean for it.
 	better := func(b rules.Move) {
 		a.Better, a.BetterEval = s.FormatMove(b), a.Before
-		if i := slices.Index(j.Moves, b); i >= 0 && !math.IsNaN(j.Values[i]) {
+		if i := slices.Index(j.Moves, b); b != j.Best && i >= 0 && !math.IsNaN(j.Values[i]) {
 			a.BetterEval = j.Values[i]
 		}
 	}
