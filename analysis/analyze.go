@@ -56,7 +56,8 @@ func markFor(loss float64) Mark {
 // played (its exact result when the move ends the game), each the
 // mover's mean result. Two moves are marked whatever the estimates say:
 // one that misses a win in one is a blunder, with the win as the better
-// move (Before 1); one that lets the next seat win at once is at least a
+// move (Before 1), unless the mover still wins at once on its next turn
+// whatever the others play (the win put off a turn, not lost); one that lets the next seat win at once is at least a
 // mistake (After 0), with a move that does not as the better one, unless
 // every legal move does (then no mark, Before and After 0).
 //
@@ -127,7 +128,7 @@ func judge(ctx context.Context, p *engine.Player, s rules.State, m rules.Move, n
 			a.BetterEval = j.Values[i]
 		}
 	}
-	if win, ok := winInOne(s, mover); ok && !wins(next, mover) {
+	if win, ok := winInOne(s, mover); ok && !wins(next, mover) && !keepsWin(next, mover) {
 		a.Before = 1
 		a.Mark = Blunder
 		better(win)
@@ -180,6 +181,40 @@ func safeMove(s rules.State, pref rules.Move) (rules.Move, bool) {
 		}
 	}
 	return rules.Move{}, false
+}
+
+// keepBudget bounds the positions keepsWin looks at: two seats of
+// Pikemen, the most moves, need about 120 replies times 120 moves.
+const keepBudget = 50_000
+
+// keepsWin reports whether seat, having just moved into s, wins at once
+// on its next turn whatever the other seats play in between: a missed
+// win in one that only puts the win off a turn. It says false when it
+// cannot tell within keepBudget positions (three and four seats).
+func keepsWin(s rules.State, seat int) bool {
+	budget := keepBudget
+	var keeps func(s rules.State) bool
+	keeps = func(s rules.State) bool {
+		if o := s.Outcome(); o.Over {
+			return o.Winner == seat
+		}
+		ms := s.Moves(nil)
+		if budget -= len(ms); budget < 0 {
+			return false
+		}
+		if s.ToMove() == seat {
+			_, ok := winInOne(s, seat)
+			return ok
+		}
+		for _, m := range ms {
+			next, err := s.Play(m)
+			if err != nil || !keeps(next) {
+				return false
+			}
+		}
+		return true
+	}
+	return keeps(s)
 }
 
 // winInOne returns a legal move of s that wins it for seat at once.
