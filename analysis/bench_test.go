@@ -4,6 +4,7 @@ package analysis
 
 import (
 	"context"
+	"fmt"
 	"syscall"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ import (
 
 // BenchmarkAnalyze100 analyses a 100-ply Pikemen game (level-1 bots to
 // 30 points, cut at 100 plies: a Pikemen game to 12 between good players
-// is shorter) at the default level on all cores, and reports the seconds
+// is shorter) at levels 2 and 3 (the default) on all cores, and reports the seconds
 // per game and per move, and the CPU seconds per game (on a machine
 // others share, the wall time says little; docs/engine.md, "Analysis",
 // has the figures):
@@ -45,19 +46,23 @@ func BenchmarkAnalyze100(b *testing.B) {
 		}
 	}
 	text := g.Record.String()
-	cpu0 := cpuTime()
-	for b.Loop() {
-		recs, errs := notation.Parse("bench", []byte(text))
-		if len(errs) > 0 {
-			b.Fatal(errs)
-		}
-		if _, err := Analyze(ctx, recs[0], Options{Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
+	for _, level := range []int{2, DefaultLevel} {
+		b.Run(fmt.Sprintf("level%d", level), func(b *testing.B) {
+			cpu0 := cpuTime()
+			for b.Loop() {
+				recs, errs := notation.Parse("bench", []byte(text))
+				if len(errs) > 0 {
+					b.Fatal(errs)
+				}
+				if _, err := Analyze(ctx, recs[0], Options{Level: level, Seed: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/game")
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/game")
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/100, "s/move")
+		})
 	}
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/game")
-	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/game")
-	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/100, "s/move")
 }
 
 // cpuTime is the CPU time the process has used, user and system.
