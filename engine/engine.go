@@ -23,7 +23,8 @@
 // parallelization: no locks, and with a seed the same moves come out
 // whenever the time budget is not what stopped the search). A Player
 // keeps its trees between moves and reuses the part below the position it
-// is asked about next.
+// is asked about next. Judge is the analyst's search (package analysis):
+// the move played in a position against the move the engine prefers.
 package engine
 
 import (
@@ -214,6 +215,19 @@ func (p *Player) grow(ctx context.Context, s rules.State) (grown, error) {
 	for i := range legal {
 		if r.visits[i] > r.visits[r.best] || r.visits[i] == r.visits[r.best] && r.visits[i] > 0 && r.reward[i]/r.visits[i] > r.reward[r.best]/r.visits[r.best] {
 			r.best = i
+		}
+	}
+	// A move that wins at once is the choice, whatever the visits: the
+	// search values a win later as much as a win now, so an engine sure
+	// of its win would put it off, move after move, for an opponent to
+	// escape (and the analyst would call the engine's own moves missed
+	// wins).
+	for i, m := range legal {
+		if next, err := s.Play(m); err == nil {
+			if o := next.Outcome(); o.Over && o.Winner == s.ToMove() {
+				r.best = i
+				break
+			}
 		}
 	}
 	for i := range c.Values {
