@@ -59,7 +59,8 @@ func markFor(loss float64) Mark {
 // move (Before 1), unless the mover still wins at once on its next turn
 // whatever the others play (the win put off a turn, not lost); one that lets the next seat win at once is at least a
 // mistake (After 0), with a move that does not as the better one, unless
-// every legal move does (then no mark, Before and After 0).
+// every legal move does or the ones that do not are lost as well by the
+// estimates (below InaccuracyLoss): then no mark.
 //
 // The level's playouts are shared among the Workers (engine.Config.Shared):
 // more cores make it faster, not deeper. Analyze is safe to call from
@@ -139,13 +140,22 @@ func judge(ctx context.Context, p *engine.Player, s rules.State, m rules.Move, n
 		// The next seat wins at once: the mover's result is 0, whatever
 		// playouts that miss the win say.
 		a.After = 0
-		if safe, ok := safeMove(s, j.Best); ok {
-			a.Mark = max(markFor(a.Loss()), Mistake)
+		safe, ok := safeMove(s, j.Best)
+		if ok {
 			better(safe)
+		}
+		if !ok || a.BetterEval < InaccuracyLoss {
+			// Every move lets the next seat win, or the ones that do not
+			// lose as well (with 3 and 4 seats, to another seat): this
+			// one is no worse.
+			a.Before = 0
+			if ok {
+				a.Before = a.BetterEval
+			}
+			a.Mark, a.Better, a.BetterEval = Good, "", 0
 			return a, nil
 		}
-		// Every move lets the next seat win: this one is no worse.
-		a.Before, a.Mark = 0, Good
+		a.Mark = max(markFor(a.Loss()), Mistake)
 		return a, nil
 	}
 	a.Mark = markFor(a.Loss())
