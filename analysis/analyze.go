@@ -57,8 +57,9 @@ func markFor(loss float64) Mark {
 // mover's mean result. Two moves are marked whatever the estimates say:
 // one that misses a win in one is a blunder, with the win as the better
 // move (Before 1), unless the mover still wins at once on its next turn
-// whatever the others play (the win put off a turn, not lost); one that lets the next seat win at once is at least a
-// mistake (After 0), with a move that does not as the better one, unless
+// whatever the others play (the win put off a turn, not lost); one that
+// lets the next seat win at once is at least a mistake (After 0), with a
+// move that does not as the better one (Before its estimate), unless
 // every legal move does or the ones that do not are lost as well by the
 // estimates (below InaccuracyLoss): then no mark.
 //
@@ -144,14 +145,16 @@ func judge(ctx context.Context, p *engine.Player, s rules.State, m rules.Move, n
 		if ok {
 			better(safe)
 		}
+		// What the mover could keep is what the safe move keeps (the
+		// engine's own move may let the next seat win too).
+		a.Before = 0
+		if ok {
+			a.Before = a.BetterEval
+		}
 		if !ok || a.BetterEval < InaccuracyLoss {
 			// Every move lets the next seat win, or the ones that do not
 			// lose as well (with 3 and 4 seats, to another seat): this
 			// one is no worse.
-			a.Before = 0
-			if ok {
-				a.Before = a.BetterEval
-			}
 			a.Mark, a.Better, a.BetterEval = Good, "", 0
 			return a, nil
 		}
