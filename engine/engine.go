@@ -153,7 +153,10 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 	}
 	c := r.choice
 	c.Move = r.legal[r.best]
-	if r.visits[r.best] > 0 {
+	switch {
+	case r.wins:
+		c.Win = 1
+	case r.visits[r.best] > 0:
 		c.Win = r.reward[r.best] / r.visits[r.best]
 	}
 	for _, t := range p.trees {
@@ -167,7 +170,8 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 type grown struct {
 	legal          []rules.Move
 	visits, reward []float64
-	best           int // the most visited; on a tie the better result, then the first
+	best           int  // the most visited; on a tie the better result, then the first
+	wins           bool // best wins at once (and is the choice for it)
 	choice         Choice
 }
 
@@ -225,7 +229,7 @@ func (p *Player) grow(ctx context.Context, s rules.State) (grown, error) {
 	for i, m := range legal {
 		if next, err := s.Play(m); err == nil {
 			if o := next.Outcome(); o.Over && o.Winner == s.ToMove() {
-				r.best = i
+				r.best, r.wins = i, true
 				break
 			}
 		}

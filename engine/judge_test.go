@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"icepost/rules"
 	"icepost/rules/icesickle"
+	"icepost/rules/pikemen"
 )
 
 // TestJudge: Judge measures the move played and the one it prefers by as
@@ -63,4 +65,41 @@ func TestJudge(t *testing.T) {
 	if same.Best != chosen.Move || same.PlayedValue != same.BestValue {
 		t.Errorf("Judge of the move it prefers (%s): %+v", start.FormatMove(chosen.Move), same)
 	}
+}
+
+// TestTakesTheWin: a move that wins at once is played, with the chance
+// 1, whatever the search's visits (Pikemen has no winFinder, so the
+// search alone does not prefer it). The position is the first of a
+// seeded random Pikemen game to 1 point where a move wins.
+func TestTakesTheWin(t *testing.T) {
+	ctx := context.Background()
+	s, err := pikemen.Game.Start(rules.Options{Target: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for ply := 0; ply < 500 && !s.Outcome().Over; ply++ {
+		var win *rules.Move
+		for _, m := range s.Moves(nil) {
+			if next, _ := s.Play(m); next.Outcome().Over && next.Outcome().Winner == s.ToMove() {
+				win = &m
+				break
+			}
+		}
+		if win != nil {
+			p, _ := New(Config{Level: 1, Seed: 1, Workers: 1})
+			c, err := p.Move(ctx, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next, _ := s.Play(c.Move)
+			if o := next.Outcome(); !o.Over || o.Winner != s.ToMove() || c.Win != 1 {
+				t.Errorf("with %s winning, the engine played %s (chance %v)", s.FormatMove(*win), s.FormatMove(c.Move), c.Win)
+			}
+			return
+		}
+		ms := s.Moves(nil)
+		s, _ = s.Play(ms[rng.IntN(len(ms))])
+	}
+	t.Fatal("no position with a winning move in a random game")
 }
