@@ -20,7 +20,10 @@ const DefaultLevel = 3
 type Options struct {
 	Level   int    // the engine's level; default DefaultLevel
 	Seed    uint64 // makes the analysis repeatable (engine.Config.Seed)
-	Workers int    // trees grown at once; default the cores Go may use
+	// Workers is the number of trees grown at once, which share the
+	// level's playouts; default the cores Go may use. Several analyses
+	// at once (one a core) want 1 each.
+	Workers int
 	// Progress, when set, hears after each move analysed how many of
 	// the total are done.
 	Progress func(done, total int)
