@@ -18,8 +18,8 @@ const DefaultLevel = 3
 // Options says how Analyze searches. The zero value of each field means
 // its default.
 type Options struct {
-	Level   int    // the engine's level; default DefaultLevel
-	Seed    uint64 // makes the analysis repeatable (engine.Config.Seed)
+	Level int    // the engine's level; default DefaultLevel
+	Seed  uint64 // makes the analysis repeatable (engine.Config.Seed)
 	// Workers is the number of trees grown at once, which share the
 	// level's playouts; default the cores Go may use. Several analyses
 	// at once (one a core) want 1 each.
