@@ -209,7 +209,7 @@ func TestAnalyzeKeepsTheRecordAndRepeats(t *testing.T) {
 3. S@e5 *
 `
 	rec := parseOne(t, src)
-	r := analyse(t, rec, 3)
+	analyse(t, rec, 3)
 	text := oneLine(rec.String())
 	for _, want := range []string{"{before the game} 1. L@c3 $1", "{my favourite} {[%eval", "1... M@b2 $4", "(1... M@b1 {safer})"} {
 		if !strings.Contains(text, want) {
@@ -251,7 +251,6 @@ func TestAnalyzeKeepsTheRecordAndRepeats(t *testing.T) {
 			t.Errorf("analysis %d at once gave %+v, alone %+v", i, rep, alone)
 		}
 	}
-	_ = r
 }
 
 // A context that ends stops the analysis with its error.
