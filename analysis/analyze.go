@@ -60,7 +60,8 @@ func markFor(loss float64) Mark {
 // mover's mean result. Two moves are marked whatever the estimates say:
 // one that misses a win in one is a blunder, with the win as the better
 // move (Before 1), unless the mover still wins at once on its next turn
-// whatever the others play (the win put off a turn, not lost); one that
+// whatever the others play (the win put off a turn, not lost: Before and
+// After 1, no mark); one that
 // lets the next seat win at once is at least a mistake (After 0), with a
 // move that does not as the better one (Before its estimate), unless
 // every legal move does or the ones that do not are lost as well by the
@@ -133,7 +134,14 @@ func judge(ctx context.Context, p *engine.Player, s rules.State, m rules.Move, n
 			a.BetterEval = j.Values[i]
 		}
 	}
-	if win, ok := winInOne(s, mover); ok && !wins(next, mover) && !keepsWin(next, mover) {
+	if win, ok := winInOne(s, mover); ok && !wins(next, mover) {
+		if keepsWin(next, mover) {
+			// The win is put off a turn, not lost: the mover's result
+			// is 1 after either move, whatever playouts that miss the
+			// win say.
+			a.Before, a.After = 1, 1
+			return a, nil
+		}
 		a.Before = 1
 		a.Mark = Blunder
 		better(win)
@@ -200,8 +208,9 @@ func safeMove(s rules.State, pref rules.Move) (rules.Move, bool) {
 }
 
 // keepBudget bounds the positions keepsWin looks at: two seats of
-// Pikemen, the most moves, need about 120 replies times 120 moves.
-const keepBudget = 50_000
+// Pikemen, the most moves, need about 120 replies times 120 moves; with
+// three and four seats it gives up (a few tenths of a second).
+const keepBudget = 20_000
 
 // keepsWin reports whether seat, having just moved into s, wins at once
 // on its next turn whatever the other seats play in between: a missed

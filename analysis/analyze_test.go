@@ -145,6 +145,50 @@ func TestMissedWinInOne(t *testing.T) {
 	}
 }
 
+// A missed win in one that only puts the win off a turn (the mover wins
+// at once on its next turn whatever the others play) is no mistake: the
+// mover's result is 1 before and after.
+func TestWinPutOff(t *testing.T) {
+	found := 0
+	for _, k := range kinds() {
+		t.Run(k.name, func(t *testing.T) {
+			// keepsWin gives up on most positions of three and four
+			// seats, after its budget: a few tries then.
+			rng := rand.New(rand.NewPCG(7, 8))
+			tries := 0
+			for range 100 {
+				s, _ := k.game.Start(k.opt)
+				for ply := 0; ply < 400 && !s.Outcome().Over && tries < 200; ply++ {
+					if _, ok := winInOne(s, s.ToMove()); ok {
+						for _, m := range s.Moves(nil) {
+							next, _ := s.Play(m)
+							if wins(next, s.ToMove()) {
+								continue
+							}
+							tries++
+							if keepsWin(next, s.ToMove()) {
+								rec := recordFrom(t, s, m)
+								a := analyse(t, rec, 1).Moves[0]
+								if a.Mark != Good || a.Before != 1 || a.After != 1 || a.Better != "" {
+									t.Errorf("%s puts the win off a turn: %+v\n%s", a.Token, a, rec)
+								}
+								found++
+								return
+							}
+						}
+					}
+					ms := s.Moves(nil)
+					s, _ = s.Play(ms[rng.IntN(len(ms))])
+				}
+			}
+			t.Skipf("no such position in %d tries", tries)
+		})
+	}
+	if found == 0 {
+		t.Error("no kind of game gave a win that can be put off a turn")
+	}
+}
+
 // In every kind of game, a move that lets the next seat win at once, when
 // another does not (and that one is not lost as well), is at least a
 // mistake, and the better move shown is one that does not.
