@@ -23,7 +23,8 @@
 // parallelization: no locks, and with a seed the same moves come out
 // whenever the time budget is not what stopped the search). A Player
 // keeps its trees between moves and reuses the part below the position it
-// is asked about next.
+// is asked about next. Judge is the analyst's search (package analysis):
+// the move played in a position against the move the engine prefers.
 package engine
 
 import (
@@ -33,6 +34,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -71,6 +73,14 @@ type Config struct {
 	// Workers is the number of trees grown at once; default the number of
 	// cores Go may use (GOMAXPROCS).
 	Workers int
+	// Shared makes the level's iterations one budget for all the trees
+	// together (each grows its share), counting the playouts a reused
+	// tree already holds toward it, where by default each tree adds the
+	// level's number: a search of the same size on any number of cores,
+	// faster with more, not deeper. The analyst (package analysis)
+	// searches so, that an analysis at a level is the same work on
+	// every machine; a player does not, as more cores make it stronger.
+	Shared bool
 	// Cutoff is how many plies a playout plays before the position is
 	// judged by its scores; default 30 in games with scores, 100 in the
 	// others (docs/engine.md says why).
@@ -137,37 +147,114 @@ type Choice struct {
 // ctx ends; in the last case Move still returns the best move found, with
 // ctx's error only when not a single iteration ran.
 func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
+	r, err := p.grow(ctx, s)
+	if err != nil {
+		return Choice{}, err
+	}
+	c := r.choice
+	c.Move = r.legal[r.best]
+	switch {
+	case r.wins:
+		c.Win = 1
+	case r.visits[r.best] > 0:
+		c.Win = r.reward[r.best] / r.visits[r.best]
+	}
+	for _, t := range p.trees {
+		t.keep(c.Move)
+	}
+	return c, nil
+}
+
+// grown is a search's root, its children summed over the trees in the
+// order of the legal moves.
+type grown struct {
+	legal          []rules.Move
+	visits, reward []float64
+	best           int  // the most visited; on a tie the better result, then the first
+	wins           bool // best wins at once (and is the choice for it)
+	choice         Choice
+}
+
+// grow searches s in every tree and sums the root's children.
+func (p *Player) grow(ctx context.Context, s rules.State) (grown, error) {
 	if s.Outcome().Over || s.ToMove() == 0 {
-		return Choice{}, rules.ErrGameOver
+		return grown{}, rules.ErrGameOver
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
 	defer cancel()
 	legal := s.Moves(nil)
-	want := iterations(p.cfg.Level, len(legal))
+	want := p.share(iterations(p.cfg.Level, len(legal)))
+	wants := make([]int, len(p.trees))
 	var wg sync.WaitGroup
-	for _, t := range p.trees {
+	for w, t := range p.trees {
 		t.reroot(s)
+		wants[w] = want
+		if p.cfg.Shared {
+			wants[w] = max(1, want-int(t.root.visits))
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t.search(ctx, want)
+			t.search(ctx, wants[w])
 		}()
 	}
 	wg.Wait()
 
-	// Sum the root's children over the trees, in the order of the legal
-	// moves, and take the most visited; on a tie the better result, then
-	// the first.
-	visits := make([]float64, len(legal))
-	reward := make([]float64, len(legal))
-	c := Choice{Values: make([]float64, s.Options().Seats)}
-	for _, t := range p.trees {
+	r := grown{legal: legal, choice: Choice{Values: make([]float64, s.Options().Seats)}}
+	c := &r.choice
+	for w, t := range p.trees {
 		for i, v := range t.rootSum {
 			c.Values[i] += v
 		}
 		c.Playouts += t.ran
 		c.Nodes += t.nodes
-		c.Stopped = c.Stopped || t.ran < want
+		c.Stopped = c.Stopped || t.ran < wants[w]
+	}
+	if c.Playouts == 0 {
+		if err := ctx.Err(); err != nil {
+			return grown{}, err
+		}
+	}
+	r.visits, r.reward = p.sum(legal)
+	for i := range legal {
+		if r.visits[i] > r.visits[r.best] || r.visits[i] == r.visits[r.best] && r.visits[i] > 0 && r.reward[i]/r.visits[i] > r.reward[r.best]/r.visits[r.best] {
+			r.best = i
+		}
+	}
+	// A move that wins at once is the choice, whatever the visits: the
+	// search values a win later as much as a win now, so an engine sure
+	// of its win would put it off, move after move, for an opponent to
+	// escape (and the analyst would call the engine's own moves missed
+	// wins).
+	for i, m := range legal {
+		if next, err := s.Play(m); err == nil {
+			if o := next.Outcome(); o.Over && o.Winner == s.ToMove() {
+				r.best, r.wins = i, true
+				break
+			}
+		}
+	}
+	for i := range c.Values {
+		c.Values[i] /= float64(max(c.Playouts, 1))
+	}
+	return r, nil
+}
+
+// share is a tree's part of n iterations: all of them, or with Shared
+// an equal part (at least one).
+func (p *Player) share(n int) int {
+	if !p.cfg.Shared {
+		return n
+	}
+	return max(1, (n+len(p.trees)-1)/len(p.trees))
+}
+
+// sum adds up the visits and rewards of the roots' children over the
+// trees, in the order of legal.
+func (p *Player) sum(legal []rules.Move) (visits, reward []float64) {
+	visits = make([]float64, len(legal))
+	reward = make([]float64, len(legal))
+	for _, t := range p.trees {
 		for _, ch := range t.root.children {
 			for i, m := range legal {
 				if m == ch.move {
@@ -178,29 +265,92 @@ func (p *Player) Move(ctx context.Context, s rules.State) (Choice, error) {
 			}
 		}
 	}
-	if c.Playouts == 0 {
-		if err := ctx.Err(); err != nil {
-			return Choice{}, err
+	return visits, reward
+}
+
+// Judgement is what a search says of the move the engine prefers in a
+// position and of the move played there, for the analyst (package
+// analysis). Each move's value is the mover's mean result (for 3 and 4
+// seats, the mover's share) over fresh playouts through it, the same
+// number for both, run after the search chose: the search's own means
+// would flatter the move it chose, the most visited of many whose means
+// are noisy (the winner's curse), and judge the played move by few
+// playouts when it left it little tried.
+type Judgement struct {
+	Best        rules.Move
+	BestValue   float64 // the mover's mean result after Best
+	PlayedValue float64 // the mover's mean result after the move played
+	Playouts    int     // all iterations, the fresh ones included
+	Stopped     bool    // the time budget or the context cut a search short
+	// Moves are the legal moves of the position, Values the mover's mean
+	// result after each in the search (NaN for a move no playout tried).
+	Moves  []rules.Move
+	Values []float64
+}
+
+// Judge searches s as Move does, then runs the level's base number of
+// playouts more through the move it prefers and as many through m, a
+// legal move of s (through the one move when m is it), and judges both by
+// those (Judgement). The trees keep m's subtree for the position after
+// it, as Move keeps the chosen move's.
+func (p *Player) Judge(ctx context.Context, s rules.State, m rules.Move) (Judgement, error) {
+	r, err := p.grow(ctx, s)
+	if err != nil {
+		return Judgement{}, err
+	}
+	played := slices.Index(r.legal, m)
+	if played < 0 {
+		return Judgement{}, fmt.Errorf("engine: %s is not a legal move here", s.FormatMove(m))
+	}
+	best := r.legal[r.best]
+	j := Judgement{Best: best, Playouts: r.choice.Playouts, Stopped: r.choice.Stopped}
+	j.Moves, j.Values = r.legal, make([]float64, len(r.legal))
+	for i := range r.legal {
+		j.Values[i] = math.NaN()
+		if r.visits[i] > 0 {
+			j.Values[i] = r.reward[i] / r.visits[i]
 		}
 	}
-	best := 0
-	for i := range legal {
-		if visits[i] > visits[best] || visits[i] == visits[best] && visits[i] > 0 && reward[i]/visits[i] > reward[best]/visits[best] {
-			best = i
+	ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
+	defer cancel()
+	var wg sync.WaitGroup
+	fresh := make([]measured, len(p.trees))
+	for w, t := range p.trees {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fresh[w] = t.measure(ctx, best, m, p.share(base[p.cfg.Level]))
+		}()
+	}
+	wg.Wait()
+	var sum measured
+	for _, f := range fresh {
+		for i := range 2 {
+			sum.visits[i] += f.visits[i]
+			sum.reward[i] += f.reward[i]
 		}
+		j.Playouts += int(f.visits[0] + f.visits[1])
 	}
-	for i := range c.Values {
-		c.Values[i] /= float64(max(c.Playouts, 1))
+	j.Stopped = j.Stopped || ctx.Err() != nil
+	j.BestValue, j.PlayedValue = j.Values[r.best], j.Values[played]
+	if sum.visits[0] > 0 {
+		j.BestValue = sum.reward[0] / sum.visits[0]
 	}
-	c.Move = legal[best]
-	if visits[best] > 0 {
-		c.Win = reward[best] / visits[best]
+	if sum.visits[1] > 0 {
+		j.PlayedValue = sum.reward[1] / sum.visits[1]
+	}
+	if m == best {
+		j.PlayedValue = j.BestValue
 	}
 	for _, t := range p.trees {
-		t.keep(c.Move)
+		t.keep(m)
 	}
-	return c, nil
+	return j, nil
 }
+
+// measured is what measure found: the playouts through the best move
+// ([0]) and the move played ([1]), and the mover's results summed.
+type measured struct{ visits, reward [2]float64 }
 
 // tree is one worker's search tree.
 type tree struct {
@@ -262,6 +412,53 @@ func (t *tree) reroot(s rules.State) {
 	}
 	t.nodes = 0
 	t.root = t.newNode(s, nil, rules.Move{}, 0)
+}
+
+// measure runs n iterations through the root's child of move best and n
+// through the child of move m (making it when the search has not; only
+// the n through best when m is best), until ctx ends, and returns them.
+func (t *tree) measure(ctx context.Context, best, m rules.Move, n int) measured {
+	var out measured
+	nodes := [2]*node{t.child(best), t.child(m)}
+	if m == best {
+		nodes[1] = nil
+	}
+	for i := 0; i < n; i++ {
+		if i%16 == 0 && ctx.Err() != nil {
+			break
+		}
+		for k, ch := range nodes {
+			if ch == nil {
+				continue
+			}
+			v, r := ch.visits, ch.reward
+			t.iterateFrom(ch)
+			out.visits[k] += ch.visits - v
+			out.reward[k] += ch.reward - r
+		}
+	}
+	return out
+}
+
+// child returns the root's child of move m, making it when the search
+// has not (the move not tried yet, or left out because another wins at
+// once).
+func (t *tree) child(m rules.Move) *node {
+	for _, ch := range t.root.children {
+		if ch.move == m {
+			return ch
+		}
+	}
+	if i := slices.Index(t.root.untried, m); i >= 0 {
+		t.root.untried = slices.Delete(t.root.untried, i, i+1)
+	}
+	next, err := t.root.state.Play(m)
+	if err != nil {
+		panic("engine: a legal move did not play: " + err.Error())
+	}
+	ch := t.newNode(next, t.root, m, t.root.state.ToMove())
+	t.root.children = append(t.root.children, ch)
+	return ch
 }
 
 // keep drops every child of the root but the one of move m, once it has
@@ -329,9 +526,12 @@ func (t *tree) search(ctx context.Context, want int) {
 // exploration is the UCT constant for results between 0 and 1.
 const exploration = 1.0
 
-func (t *tree) iterate() {
+func (t *tree) iterate() { t.iterateFrom(t.root) }
+
+// iterateFrom runs one iteration whose selection starts at n, a node of
+// the tree; the result goes back up to the root.
+func (t *tree) iterateFrom(n *node) {
 	// Selection: down the tree while every move of a node has a child.
-	n := t.root
 	for len(n.untried) == 0 && len(n.children) > 0 {
 		n = t.pick(n)
 	}

@@ -25,6 +25,8 @@ func (s *Session) help() {
                  position has come back three times)
   hint           the engine's suggestion for the player to move, with its
                  chance to win
+  review [L]     once the game is over: the engine's analysis of every move
+                 (level L, default 3), the three worst with the better move
   save           write the record now (it is written after every move anyway)
   quit           write the record and stop; an unfinished game is kept with result *
   help           this text
@@ -149,7 +151,7 @@ func (s *Session) gameOver() {
 		s.printf("The record is written to %s.\n", s.path)
 	}
 	if s.cfg.Ask {
-		s.printf("Type comment TEXT to add a last comment, undo to take the end back, or quit (or Enter) to finish.\n")
+		s.printf("Type review for the engine's analysis of the moves, comment TEXT to add a last comment, undo to take the end back, or quit (or Enter) to finish.\n")
 	}
 }
 

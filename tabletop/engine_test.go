@@ -102,3 +102,54 @@ func TestDrawInACircle(t *testing.T) {
 		}
 	}
 }
+
+// TestReview: review waits for the end of the game, then shows every
+// move with its estimate, each seat's average loss, and the worst moves
+// with the engine's: here a missed win is a blunder.
+func TestReview(t *testing.T) {
+	g, _ := games.Lookup("pikemen")
+	r := newRig(t, tabletop.Config{Game: g, Options: rules.Options{Target: 1}, Engine: quick,
+		Tags: []notation.Tag{{Name: "Player1", Value: "Ada"}, {Name: "Player2", Value: "Bob"}}})
+	if out := r.line("review 1"); !strings.Contains(out, "the game is not over") {
+		t.Fatalf("review before the end says:\n%s", out)
+	}
+	missed, win := "", ""
+	for ply := 0; ply < 200 && !r.file().Over(); ply++ {
+		st := r.file().Final()
+		ms := st.Moves(nil)
+		var winning, other []rules.Move
+		for _, m := range ms {
+			if next, _ := st.Play(m); next.Outcome().Over && next.Outcome().Winner == st.ToMove() {
+				winning = append(winning, m)
+			} else {
+				other = append(other, m)
+			}
+		}
+		m := ms[(ply*7)%len(ms)]
+		switch {
+		case len(winning) > 0 && missed == "" && len(other) > 0:
+			m = other[0]
+			missed, win = st.FormatMove(m), st.FormatMove(winning[0])
+		case len(winning) > 0:
+			m = winning[0]
+		case len(other) > 0:
+			m = other[(ply*7)%len(other)]
+		}
+		r.line(st.FormatMove(m))
+	}
+	if missed == "" || !r.file().Over() {
+		t.Fatalf("no game with a missed win: %v", r.s.Moves())
+	}
+	out := r.line("review 1")
+	for _, want := range []string{"Analysing", "done.", "   1. ", "Average loss a move: Ada (seat 1) ", "The worst moves:\n", " " + missed + "?? ", "a blunder: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("review does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "the engine plays ") != 3 {
+		t.Errorf("review shows not three better moves (the win missed was %s):\n%s", win, out)
+	}
+	if out := r.line("review 9"); !strings.Contains(out, "from 1 to 5") {
+		t.Errorf("review 9 says:\n%s", out)
+	}
+}

@@ -333,6 +333,8 @@ func (s *Session) Line(line string) {
 		s.undoComputer()
 	case "hint":
 		s.hint()
+	case "review":
+		s.review(rest)
 	case "moves":
 		s.listMoves()
 	case "show", "board":

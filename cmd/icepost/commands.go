@@ -46,6 +46,8 @@ func init() {
 		{name: "show", args: "[-format text|svg|png] [-ply N] [-view SEAT] [-o FILE] FILE | -code CODE", summary: "the board after any ply of a record, or of a position code, as text or a picture", run: cmdShow},
 		{name: "moves", args: "FILE", summary: "the legal moves at the end of a record, one per line", run: cmdMoves},
 		{name: "perft", args: "-depth N [-seats S] [-board B] [-target T] GAME|FILE", summary: "count move-generation nodes", run: cmdPerft},
+		{name: "analyze", args: "[-level L] [-o FILE] [-seed S] [-workers W] FILE...", summary: "the engine's analysis written into records: each move's estimate, ?! ? ?? marks, the better move",
+			doc: analyzeDoc, run: cmdAnalyze},
 		{name: "match", args: "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X] [-move-time D] [-workers N] [-parallel P] [-max-plies N] [-o FILE [-resume]] PLAYER...", summary: "games between computer players (random, bot:LEVEL), seats rotating, with each player's results",
 			doc: "Play K games between the players named (random, or bot:LEVEL with a level from 1 to 5), one a seat, rotating the seats from game to game, and say each player's wins, draws, losses and score with a 95% interval.", run: cmdMatch},
 		{name: "selfplay", args: "-game G [-seats S] [-board B] [-target T] [-n K] [-seed X] [-max-plies N]", summary: "write K random games as records", run: cmdSelfplay},

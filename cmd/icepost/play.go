@@ -74,5 +74,5 @@ func cmdPlay(e *env, args []string) int {
 // playDoc is what icepost play -h says it does.
 func playDoc() string {
 	return "Play a game against the engine at the terminal. GAME is one of " + strings.Join(games.Names(), ", ") +
-		" (any case). Type your moves as in icepost record; hint suggests one, draw offers a draw (the engine accepts only when it thinks it is losing, or when the position has come back three times), undo takes back your last move and the engine's answer. The record is written after every move."
+		" (any case). Type your moves as in icepost record; hint suggests one, draw offers a draw (the engine accepts only when it thinks it is losing, or when the position has come back three times), undo takes back your last move and the engine's answer, review shows the engine's analysis once the game is over. The record is written after every move."
 }

@@ -136,7 +136,8 @@ func runTable(e *env, name string, cfg tabletop.Config) int {
 // build has.
 func recordDoc() string {
 	return "Record a game played at the table. GAME is one of " + strings.Join(games.Names(), ", ") +
-		" (any case). With -resume FILE, go on with the unfinished record in FILE."
+		" (any case). With -resume FILE, go on with the unfinished record in FILE." +
+		" Type help at the prompt for the commands; review, once the game is over, shows the engine's analysis of every move."
 }
 
 // terminal reports whether r is a terminal, and returns it as a file.

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// icepost analyze writes records that validate and that fmt leaves
+// alone; analysing its output again changes nothing; a record that does
+// not replay is reported with its position, and the others are still
+// analysed.
+func TestAnalyzeCommand(t *testing.T) {
+	const good = "[Game \"IceSickle\"]\n[Player1 \"Ada\"]\n[Player2 \"Bob\"]\n\n1. L@c3 {a bold start} M@b2 ? (M@b1) 2. S@a1 *\n"
+	const bad = "[Game \"IceSickle\"]\n\n1. L@c3 L@c3 *\n"
+	in := writeFile(t, "games.txt", good+"\n"+bad+"\n"+strings.Replace(good, "Ada", "Cy", 1))
+	out := filepath.Join(t.TempDir(), "out.txt")
+	code, stdout, stderr := icepost(t, "", "analyze", "-level", "1", "-seed", "4", "-workers", "1", "-o", out, in)
+	if code != exitInvalid || stdout != "" || !strings.Contains(stderr, "games.txt:9:9: ply 2: L@c3") {
+		t.Fatalf("analyze with a broken record: exit %d, out %q, errors %q", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	if strings.Count(text, `[Annotator "icepost level 1"]`) != 2 || strings.Count(text, "[%eval") < 6 || !strings.Contains(text, "{a bold start}") || !strings.Contains(text, "(1... M@b1)") {
+		t.Fatalf("analyze wrote:\n%s", text)
+	}
+	if code, vout, verr := icepost(t, "", "validate", out); code != exitOK || !strings.Contains(vout, "2 valid records, 0 errors") {
+		t.Errorf("validate: exit %d %q %q", code, vout, verr)
+	}
+	if code, f, _ := icepost(t, "", "fmt", out); code != exitOK || f != text {
+		t.Errorf("fmt changed analyze's output:\n%s\nto\n%s", text, f)
+	}
+	// Already analysed at level 1: written as it is, whatever the seed.
+	if code, again, errs := icepost(t, "", "analyze", "-level", "1", "-seed", "5", out); code != exitOK || again != text {
+		t.Errorf("analyze twice: exit %d %q\n%s\nthen\n%s", code, errs, text, again)
+	}
+	if code, _, errs := icepost(t, "", "analyze", "-level", "9", out); code != exitUsage || !strings.Contains(errs, "levels go from 1 to 5") {
+		t.Errorf("-level 9: exit %d %q", code, errs)
+	}
+}
