@@ -131,11 +131,36 @@ func (r *Report) MeanLoss(seat int) (float64, int) {
 	return sum / float64(n), n
 }
 
-// AnnotatorTag is the tag that names the analysis and its level.
+// AnnotatorTag is the tag that names the analysis and its level: the
+// PGN tag for who annotated a game. When a record names an annotator of
+// its own ("Ada"), the analysis is added after it ("Ada; icepost level
+// 3"), and Strip gives the tag back as it was.
 const AnnotatorTag = "Annotator"
 
-// annotator is the Annotator tag's value for a level.
+// annotator is icepost's part of the Annotator tag for a level, and
+// annotatorSep what joins it to an annotator the record had.
 func annotator(level int) string { return "icepost level " + strconv.Itoa(level) }
+
+const annotatorSep = "; "
+
+// splitAnnotator splits an Annotator tag's value into the annotator the
+// record had ("" when none) and icepost's level (0 when icepost has not
+// analysed it).
+func splitAnnotator(v string) (own string, level int) {
+	own, ours := "", v
+	if i := strings.LastIndex(v, annotatorSep); i >= 0 {
+		own, ours = v[:i], v[i+len(annotatorSep):]
+	}
+	rest, ok := strings.CutPrefix(ours, "icepost level ")
+	if !ok {
+		return v, 0
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil || n < 1 || strconv.Itoa(n) != rest {
+		return v, 0
+	}
+	return own, n
+}
 
 // Level returns the level a record was analysed at, 0 when icepost has
 // not analysed it.
@@ -144,14 +169,7 @@ func Level(rec *notation.Record) int {
 	if !ok {
 		return 0
 	}
-	rest, ok := strings.CutPrefix(v, "icepost level ")
-	if !ok {
-		return 0
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil || n < 1 {
-		return 0
-	}
+	_, n := splitAnnotator(v)
 	return n
 }
 
@@ -189,7 +207,11 @@ func Annotate(rec *notation.Record, r *Report) error {
 			}}})
 		}
 	}
-	rec.SetTag(AnnotatorTag, annotator(r.Level))
+	if own, ok := rec.Tag(AnnotatorTag); ok && own != "" {
+		rec.SetTag(AnnotatorTag, own+annotatorSep+annotator(r.Level))
+	} else {
+		rec.SetTag(AnnotatorTag, annotator(r.Level))
+	}
 	return nil
 }
 
@@ -197,12 +219,16 @@ func Annotate(rec *notation.Record, r *Report) error {
 func prob(v float64) string { return strconv.FormatFloat(min(max(v, 0), 1), 'f', 2, 64) }
 
 // Strip takes icepost's analysis out of rec, leaving what the record had
-// before Annotate: the Annotator tag (when it is icepost's), the [%eval]
+// before Annotate: icepost's part of the Annotator tag, the [%eval]
 // comments, the NAG each [%mark] names (once, and not when the record
 // gave it before: [%mark =?]), and the variations marked [%engine].
 func Strip(rec *notation.Record) {
-	if Level(rec) > 0 {
-		rec.DeleteTag(AnnotatorTag)
+	if v, ok := rec.Tag(AnnotatorTag); ok {
+		if own, level := splitAnnotator(v); level > 0 && own != "" {
+			rec.SetTag(AnnotatorTag, own)
+		} else if level > 0 {
+			rec.DeleteTag(AnnotatorTag)
+		}
 	}
 	for _, m := range rec.Main.Moves {
 		var kept []string

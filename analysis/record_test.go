@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strconv"
 	"testing"
 
 	"icepost/notation"
@@ -86,5 +87,36 @@ func TestReadRefusesHalfAnalysis(t *testing.T) {
 	rec.SetTag(AnnotatorTag, "Ada")
 	if Level(rec) != 0 {
 		t.Error("Level read another annotator's tag as icepost's")
+	}
+}
+
+// TestAnnotatorKept: a record that names its own annotator keeps it; the
+// analysis is added after it, and Strip gives it back.
+func TestAnnotatorKept(t *testing.T) {
+	rec := parseOne(t, club)
+	rec.SetTag(AnnotatorTag, "Ada; her notes")
+	rep := &Report{Level: 2, Seats: 2, Moves: []Move{
+		{Ply: 1, Seat: 1, Token: "L@c3", Before: 0.5, After: 0.5},
+		{Ply: 2, Seat: 2, Token: "M@b2", Before: 0.5, After: 0.5},
+		{Ply: 3, Seat: 1, Token: "S@a1", Before: 0.5, After: 0.5},
+	}}
+	for _, level := range []int{2, 3} {
+		rep.Level = level
+		if err := Annotate(rec, rep); err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := rec.Tag(AnnotatorTag); v != "Ada; her notes; icepost level "+strconv.Itoa(level) || Level(rec) != level {
+			t.Errorf("Annotator %q, Level %d", v, Level(rec))
+		}
+	}
+	Strip(rec)
+	if v, _ := rec.Tag(AnnotatorTag); v != "Ada; her notes" || Level(rec) != 0 {
+		t.Errorf("after Strip: Annotator %q, Level %d", v, Level(rec))
+	}
+	for _, v := range []string{"icepost level 03", "icepost level x", "icepost level 0", "Ada; icepost level"} {
+		rec.SetTag(AnnotatorTag, v)
+		if Level(rec) != 0 {
+			t.Errorf("Level read %q as %d", v, Level(rec))
+		}
 	}
 }
