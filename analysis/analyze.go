@@ -59,9 +59,8 @@ func markFor(loss float64) Mark {
 // played (its exact result when the move ends the game), each the
 // mover's mean result. Two moves are marked whatever the estimates say:
 // one that misses a win in one is a blunder, with the win as the better
-// move (Before 1), unless the mover still wins at once on its next turn
-// whatever the others play (the win put off a turn, not lost: Before and
-// After 1, no mark); one that
+// move (Before 1; After 1 too when the mover still wins at once on its
+// next turn whatever the others play: the win put off a turn); one that
 // lets the next seat win at once is at least a mistake (After 0), with a
 // move that does not as the better one (Before its estimate), unless
 // every legal move does or the ones that do not are lost as well by the
@@ -138,9 +137,9 @@ func judge(ctx context.Context, p *engine.Player, s rules.State, m rules.Move, n
 		if keepsWin(next, mover) {
 			// The win is put off a turn, not lost: the mover's result
 			// is 1 after either move, whatever playouts that miss the
-			// win say.
-			a.Before, a.After = 1, 1
-			return a, nil
+			// win say. Still a blunder, as issue 32 asks ("always"):
+			// a player wants to hear of the win they did not take.
+			a.After = 1
 		}
 		a.Before = 1
 		a.Mark = Blunder

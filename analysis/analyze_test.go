@@ -113,8 +113,8 @@ func analyse(t *testing.T, rec *notation.Record, seed uint64) *Report {
 }
 
 // In every kind of game, a move that misses a win in one is a blunder,
-// with the winning move as the better one (when the win is lost, not
-// only put off a turn: keepsWin).
+// with the winning move as the better one (here one that loses the win,
+// not only puts it off a turn: TestWinPutOff has those).
 func TestMissedWinInOne(t *testing.T) {
 	for _, k := range kinds() {
 		t.Run(k.name, func(t *testing.T) {
@@ -146,8 +146,9 @@ func TestMissedWinInOne(t *testing.T) {
 }
 
 // A missed win in one that only puts the win off a turn (the mover wins
-// at once on its next turn whatever the others play) is no mistake: the
-// mover's result is 1 before and after.
+// at once on its next turn whatever the others play) is still a blunder,
+// with the win as the better move (issue 32: "always"), but the mover's
+// result is 1 before and after.
 func TestWinPutOff(t *testing.T) {
 	found := 0
 	for _, k := range kinds() {
@@ -169,7 +170,7 @@ func TestWinPutOff(t *testing.T) {
 							if keepsWin(next, s.ToMove()) {
 								rec := recordFrom(t, s, m)
 								a := analyse(t, rec, 1).Moves[0]
-								if a.Mark != Good || a.Before != 1 || a.After != 1 || a.Better != "" {
+								if a.Mark != Blunder || a.Before != 1 || a.After != 1 || a.Better == "" {
 									t.Errorf("%s puts the win off a turn: %+v\n%s", a.Token, a, rec)
 								}
 								found++
