@@ -25,7 +25,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -137,12 +136,7 @@ func (s *Server) RunAnalyses(ctx context.Context) (int, error) {
 // runAnalysisJob makes one analysis with no transaction open, then, in
 // one transaction, stores it, answers every request waiting for it and
 // deletes the job.
-func (s *Server) runAnalysisJob(ctx context.Context, j job) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = &panicError{value: p, stack: debug.Stack()}
-		}
-	}()
+func (s *Server) runAnalysisJob(ctx context.Context, j job) error {
 	g, err := s.readGame(ctx, j.game)
 	if err != nil && !errors.Is(err, errNoGame) {
 		return err

@@ -21,7 +21,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -171,12 +170,7 @@ func (s *Server) RunBots(ctx context.Context) (int, error) {
 }
 
 // runBotJob does one job: a search, then its result in one transaction.
-func (s *Server) runBotJob(ctx context.Context, j job) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = &panicError{value: p, stack: debug.Stack()}
-		}
-	}()
+func (s *Server) runBotJob(ctx context.Context, j job) error {
 	// The position, read in a transaction that writes nothing.
 	g, err := s.readGame(ctx, j.game)
 	if err != nil && !errors.Is(err, errNoGame) {

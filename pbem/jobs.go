@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"context"
+	"runtime/debug"
 	"time"
 
 	"icepost/pbem/mailerr"
@@ -73,7 +74,7 @@ func (s *Server) runJobs(ctx context.Context, q *jobQueue, run jobFunc, done fun
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
-		err := run(ctx, j)
+		err := runOne(ctx, run, j)
 		if err == nil {
 			n++
 			if done != nil {
@@ -92,6 +93,17 @@ func (s *Server) runJobs(ctx context.Context, q *jobQueue, run jobFunc, done fun
 		}
 	}
 	return n, nil
+}
+
+// runOne runs one job, a panic in it its error (permanent: the job is
+// tried again later, less and less often, as for any failure).
+func runOne(ctx context.Context, run jobFunc, j job) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &panicError{value: p, stack: debug.Stack()}
+		}
+	}()
+	return run(ctx, j)
 }
 
 // dropJob deletes a job that has nothing left to do.
