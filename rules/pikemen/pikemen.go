@@ -613,6 +613,16 @@ func (m *Mutable) Set(src rules.Mutable) {
 	m.Position.Set(src)
 }
 
+// Outcome is Position's, without copying the position (a value
+// receiver through the interface would): the playouts ask it at every
+// ply and of every move they try.
+func (m *Mutable) Outcome() rules.Outcome {
+	return rules.Outcome{Over: m.over, Winner: int(m.winner)}
+}
+
+// ToMove is Position's, without copying the position.
+func (m *Mutable) ToMove() int { return int(m.toMove) }
+
 // IndexMoves returns the number of legal moves, len(Moves(nil)), and
 // readies MoveAt for the position as it is now (until it plays or is
 // Set).
