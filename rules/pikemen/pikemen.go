@@ -360,14 +360,17 @@ func mine(cell *[64]uint8, me uint8) func(yield func(int) bool) {
 
 // Apply plays m, which must be legal, and returns the new position.
 func (p Position) Apply(m rules.Move) Position {
-	p.play(m)
+	p.play(&m)
 	return p
 }
 
-// play plays m, a legal move, in place: Apply and PlayLegal.
-func (p *Position) play(m rules.Move) {
+// play plays *m, a legal move, in place: Apply and PlayLegal. It takes
+// the move by its address: a rules.Move is 44 bytes, and the playouts
+// play five moves a ply.
+func (p *Position) play(m *rules.Move) {
 	from := int(m.Path[0])
 	me := int(p.toMove)
+	captured := false
 	if m.Kind == KindReorient {
 		p.orient[from] = Orientation(m.Arg)
 	} else {
@@ -376,22 +379,25 @@ func (p *Position) play(m rules.Move) {
 			victim := p.owner(to)
 			p.count[victim-1]--
 			p.scores[me-1] += uint8(p.size(to))
+			captured = true
 		}
 		p.cell[to] = p.cell[from]
 		p.orient[to] = Orientation(m.Arg)
 		p.cell[from] = 0
 		p.orient[from] = 0
 	}
-	p.settle(me)
+	p.settle(me, captured)
 }
 
-// settle ends the game or passes the turn after seat me has moved.
-func (p *Position) settle(me int) {
+// settle ends the game or passes the turn after seat me has moved,
+// capturing or not: only a capture can leave one seat with pieces (a
+// game not over has two at least).
+func (p *Position) settle(me int, captured bool) {
 	if p.scores[me-1] >= p.target {
 		p.over, p.winner, p.toMove = true, uint8(me), 0
 		return
 	}
-	if p.alive() <= 1 {
+	if captured && p.alive() <= 1 {
 		p.over, p.toMove = true, 0
 		p.winner = p.leader()
 		return
@@ -558,7 +564,7 @@ var _ rules.MutableMaker = Position{}
 func (p Position) NewMutable() rules.Mutable { return &Mutable{Position: p} }
 
 // PlayLegal plays m, a legal move, in place.
-func (p *Position) PlayLegal(m rules.Move) { p.play(m) }
+func (p *Position) PlayLegal(m rules.Move) { p.play(&m) }
 
 // Set makes p a copy of src, a *Position or a *Mutable.
 func (p *Position) Set(src rules.Mutable) {
@@ -604,7 +610,7 @@ type pieceMoves struct {
 // PlayLegal plays m, a legal move, in place.
 func (m *Mutable) PlayLegal(mv rules.Move) {
 	m.ready = false
-	m.play(mv)
+	m.play(&mv)
 }
 
 // Set makes m a copy of src, a *Mutable or a *Position.
