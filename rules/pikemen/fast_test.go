@@ -275,3 +275,28 @@ func TestMoveAt(t *testing.T) {
 		t.Errorf("Moves(nil) allocates %v times, want 1", n)
 	}
 }
+
+// TestReachIn: the first piece on a ray found from the occupied squares
+// is the one the walk along the ray finds, for every piece on every ray
+// of playouts of every seat count.
+func TestReachIn(t *testing.T) {
+	for _, pl := range benchPlies() {
+		p := pl.p
+		occ := occupied(&p.cell)
+		for sq := range 64 {
+			if (occ>>sq&1 == 1) != (p.cell[sq] != 0) {
+				t.Fatalf("%s: occupied has square %d wrong", p.Code(), sq)
+			}
+			if p.cell[sq] == 0 {
+				continue
+			}
+			for d := N; d < U; d++ {
+				me := p.cell[sq] >> 2
+				n, c := p.reach(sq, d, me)
+				if n2, c2 := p.reachIn(occ, sq, d, me); n != n2 || c != c2 {
+					t.Fatalf("%s: square %d, %v: reachIn %d %v, reach %d %v", p.Code(), sq, d, n2, c2, n, c)
+				}
+			}
+		}
+	}
+}

@@ -512,11 +512,12 @@ func (p *Position) countMoves() int {
 	if p.over {
 		return 0
 	}
+	occ := occupied(&p.cell)
 	n := 0
 	for sq := range mine(&p.cell, p.toMove) {
 		n += int(U)
 		if cur := p.orient[sq]; cur != U {
-			reach, _ := p.reach(sq, cur, p.toMove)
+			reach, _ := p.reachIn(occ, sq, cur, p.toMove)
 			n += int(U+1) * int(reach)
 		}
 	}
@@ -639,6 +640,7 @@ func (m *Mutable) IndexMoves() int {
 		return 0
 	}
 	me := p.toMove
+	occ := occupied(&p.cell)
 	n := 0
 	for sq := range mine(&p.cell, me) {
 		pm := &m.ix[m.pcs]
@@ -646,7 +648,7 @@ func (m *Mutable) IndexMoves() int {
 		pm.sq, pm.reach, pm.capture = uint8(sq), 0, false
 		n += int(U) // the reorients: every orientation but the current one
 		if cur := p.orient[sq]; cur != U {
-			pm.reach, pm.capture = p.reach(sq, cur, me)
+			pm.reach, pm.capture = p.reachIn(occ, sq, cur, me)
 			n += int(U+1) * int(pm.reach)
 		}
 		pm.end = int32(n)
@@ -684,6 +686,55 @@ func (m *Mutable) MoveAt(i int) rules.Move {
 		kind = KindCapture
 	}
 	return charge(kind, sq, int(rays[sq][cur][step]), o)
+}
+
+// rayMask[sq][d] has a bit for each square of rays[sq][d]; rayStep[a][b]
+// is the index in its ray from a of square b (when b is on one).
+var rayMask, rayStep = func() (m [64][8]uint64, st [64][64]uint8) {
+	for sq := range 64 {
+		for d := range 8 {
+			for i := range rayLen[sq][d] {
+				to := rays[sq][d][i]
+				m[sq][d] |= 1 << to
+				st[sq][to] = i
+			}
+		}
+	}
+	return m, st
+}()
+
+// occupied returns a word with bit sq set for each square with a piece,
+// eight cells at a time as mine finds them.
+func occupied(cell *[64]uint8) uint64 {
+	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	var occ uint64
+	for w := 0; w < 64; w += 8 {
+		x := binary.LittleEndian.Uint64(cell[w:])
+		nz := ((x&lo7 + lo7) | x) & hi // the top bit of each byte not zero
+		// Gather the eight top bits into one byte, cell w first.
+		occ |= (nz >> 7) * 0x0102040810204080 >> 56 << w
+	}
+	return occ
+}
+
+// reachIn is reach with the board's occupied squares known (occupied):
+// the first piece on the ray is found in one step, not square by square.
+func (p *Position) reachIn(occ uint64, sq int, cur Orientation, me uint8) (n uint8, capture bool) {
+	block := occ & rayMask[sq][cur]
+	if block == 0 {
+		return rayLen[sq][cur], false
+	}
+	var first int
+	if cur <= E || cur == NW { // toward higher squares: N +8, NE +9, E +1, NW +7
+		first = bits.TrailingZeros64(block)
+	} else {
+		first = 63 - bits.LeadingZeros64(block)
+	}
+	n = rayStep[sq][first]
+	if c := p.cell[first]; c>>2 == me || !p.capturable(first, p.size(sq)) {
+		return n, false
+	}
+	return n + 1, true
 }
 
 // reach returns how many squares the charge of the piece on sq, seat
