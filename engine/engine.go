@@ -13,7 +13,8 @@
 // same way: each node keeps the results of the seat that moved into it
 // (max^n in the tree).
 // A game may tell the playouts more than rules.State does (progresser,
-// winFinder); nothing else in the engine knows one game from another.
+// winFinder), or list its moves for them faster (moveIndexer); nothing
+// else in the engine knows one game from another.
 //
 // Strength comes from the number of playouts: a Level sets how many, a
 // time budget and a context bound how long, and MaxNodes bounds memory
@@ -616,9 +617,10 @@ func (t *tree) playout(s rules.State) {
 }
 
 // A game's Mutable may tell the playouts more than rules.State does,
-// through these two interfaces. Both are optional: a game without them is
-// played as described above. IceFrogs offers both (docs/engine.md says
-// what they gained).
+// through the first two of these interfaces, and list its moves faster
+// through the third. All are optional: a game without them is played as
+// described above. IceFrogs offers the first two (docs/engine.md says
+// what they gained), Pikemen the third (the same moves, sooner).
 type (
 	// progresser says how far along a seat is in a game without scores
 	// (IceFrogs: how near its pieces stand to an opponent's start space):
