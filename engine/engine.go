@@ -13,7 +13,8 @@
 // same way: each node keeps the results of the seat that moved into it
 // (max^n in the tree).
 // A game may tell the playouts more than rules.State does (progresser,
-// winFinder); nothing else in the engine knows one game from another.
+// winFinder), or list its moves for them faster (moveIndexer); nothing
+// else in the engine knows one game from another.
 //
 // Strength comes from the number of playouts: a Level sets how many, a
 // time budget and a context bound how long, and MaxNodes bounds memory
@@ -590,9 +591,21 @@ func (t *tree) playout(s rules.State) {
 	}
 	t.pg, _ = cur.(progresser)
 	t.wf, _ = cur.(winFinder)
+	ix, _ := cur.(moveIndexer)
+	if t.wf != nil {
+		ix = nil // a winFinder looks at the whole list
+	}
 	for ply := 0; ply < t.cutoff; ply++ {
 		if cur.Outcome().Over {
 			break
+		}
+		if ix != nil {
+			n := ix.IndexMoves()
+			if n == 0 {
+				break
+			}
+			t.stepIndexed(cur, ix, n)
+			continue
 		}
 		t.buf = cur.Moves(t.buf[:0])
 		if len(t.buf) == 0 {
@@ -604,9 +617,10 @@ func (t *tree) playout(s rules.State) {
 }
 
 // A game's Mutable may tell the playouts more than rules.State does,
-// through these two interfaces. Both are optional: a game without them is
-// played as described above. IceFrogs offers both (docs/engine.md says
-// what they gained).
+// through the first two of these interfaces, and list its moves faster
+// through the third. All are optional: a game without them is played as
+// described above. IceFrogs offers the first two (docs/engine.md says
+// what they gained), Pikemen the third (the same moves, sooner).
 type (
 	// progresser says how far along a seat is in a game without scores
 	// (IceFrogs: how near its pieces stand to an opponent's start space):
@@ -620,6 +634,17 @@ type (
 	// move at a time: a call a move cost IceFrogs's playouts a fifth of
 	// their instructions.
 	winFinder interface{ FirstWin(moves []rules.Move) int }
+	// moveIndexer lists the legal moves by index without writing them
+	// all: IndexMoves returns how many there are (len(Moves(nil))) and
+	// readies MoveAt(i), Moves's move at index i, until the position
+	// changes. A playout draws four moves a ply; a game with many moves
+	// (Pikemen: 100 to 200, each a 44-byte rules.Move) spent most of
+	// its playouts writing the list they were drawn from. The draws and
+	// so the moves played are the same as from the list.
+	moveIndexer interface {
+		IndexMoves() int
+		MoveAt(i int) rules.Move
+	}
 )
 
 // winning returns a move of moves that wins s at once, when s's game can
@@ -674,17 +699,67 @@ func (t *tree) step(cur rules.Mutable, moves []rules.Move) {
 		m := moves[i]
 		moves[i] = moves[len(moves)-1]
 		moves = moves[:len(moves)-1]
-		t.trial.Set(cur)
-		t.trial.PlayLegal(m)
-		if o := t.trial.Outcome(); o.Over && o.Winner == mover {
-			cur.Set(t.trial)
+		if t.try(cur, m, mover, before, &best, &bestGain) {
 			return
-		}
-		if gain := t.value(t.trial, mover) - before; gain > bestGain {
-			best, bestGain = m, gain
 		}
 	}
 	cur.PlayLegal(best)
+}
+
+// stepIndexed is step for a game that lists its moves by index: the n
+// moves of cur are ix's (ix is cur), and the draws are step's, a draw
+// taking the move at its index and moving the last into its place, kept
+// as a few indexes instead of a list.
+func (t *tree) stepIndexed(cur rules.Mutable, ix moveIndexer, n int) {
+	mover := cur.ToMove()
+	before := t.value(cur, mover)
+	var best rules.Move
+	bestGain := math.MinInt
+	// moved[j] holds at index at[j] the index of the move now there.
+	var at, moved [samples]int
+	swaps := 0
+	index := func(i int) int {
+		for j := range swaps {
+			if at[j] == i {
+				return moved[j]
+			}
+		}
+		return i
+	}
+	for k := 0; k < samples && n > 0; k++ {
+		i := t.rng.IntN(n)
+		m := ix.MoveAt(index(i))
+		last := index(n - 1)
+		j := 0
+		for j < swaps && at[j] != i {
+			j++
+		}
+		if j == swaps {
+			swaps++
+		}
+		at[j], moved[j] = i, last
+		n--
+		if t.try(cur, m, mover, before, &best, &bestGain) {
+			return
+		}
+	}
+	cur.PlayLegal(best)
+}
+
+// try plays m, a move of cur, in t.trial for seat mover, whose value in
+// cur is before: when it wins, into cur too, and it reports true; else
+// m becomes *best if it gains more than *bestGain.
+func (t *tree) try(cur rules.Mutable, m rules.Move, mover, before int, best *rules.Move, bestGain *int) bool {
+	t.trial.Set(cur)
+	t.trial.PlayLegal(m)
+	if o := t.trial.Outcome(); o.Over && o.Winner == mover {
+		cur.Set(t.trial)
+		return true
+	}
+	if gain := t.value(t.trial, mover) - before; gain > *bestGain {
+		*best, *bestGain = m, gain
+	}
+	return false
 }
 
 // Result sets r[i] to seat i+1's result in s, from 0 to 1: 1 for the

@@ -7,6 +7,7 @@ import (
 	"icepost/rules"
 	"icepost/rules/counting"
 	"icepost/rules/icefrogs"
+	"icepost/rules/pikemen"
 )
 
 // TestPlayoutTakesWin: where the game can tell a winning move without
@@ -71,5 +72,34 @@ func TestTreeWinOnly(t *testing.T) {
 	tr = &tree{rng: rand.New(rand.NewPCG(1, 1))}
 	if n := tr.newNode(s, nil, rules.Move{}, 0); len(n.untried) != len(s.Moves(nil)) {
 		t.Fatalf("%d moves to try of %d", len(n.untried), len(s.Moves(nil)))
+	}
+}
+
+// TestStepIndexed: a playout's ply drawn by index (a game that offers
+// IndexMoves and MoveAt: Pikemen) plays the very move the ply drawn from
+// the list of moves plays, from the same seed, ply after ply, in games
+// of every seat count.
+func TestStepIndexed(t *testing.T) {
+	for seats := 2; seats <= 4; seats++ {
+		s, err := pikemen.Game.Start(rules.Options{Seats: seats})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(20) {
+			byList := &tree{rng: rand.New(rand.NewPCG(seed, 1)), trial: rules.NewMutable(s)}
+			byIndex := &tree{rng: rand.New(rand.NewPCG(seed, 1)), trial: rules.NewMutable(s)}
+			a, b := rules.NewMutable(s), rules.NewMutable(s)
+			ix, ok := b.(moveIndexer)
+			if !ok {
+				t.Fatal("Pikemen's Mutable does not list its moves by index")
+			}
+			for ply := 0; ply < 300 && !a.Outcome().Over; ply++ {
+				byList.step(a, a.Moves(nil))
+				byIndex.stepIndexed(b, ix, ix.IndexMoves())
+				if a.Code() != b.Code() {
+					t.Fatalf("%d seats, seed %d, ply %d: by list %s, by index %s", seats, seed, ply, a.Code(), b.Code())
+				}
+			}
+		}
 	}
 }

@@ -234,3 +234,69 @@ func must(m rules.Move, err error) rules.Move {
 }
 
 var _ rules.CodeAppender = Position{}
+
+// TestMoveAt: along playouts of every seat count, to the end, IndexMoves
+// counts the moves Moves lists and MoveAt gives each at its index; Moves
+// into a nil buffer allocates its list once, of the exact size.
+func TestMoveAt(t *testing.T) {
+	var positions []Position
+	for _, pl := range benchPlies() {
+		positions = append(positions, pl.p)
+	}
+	for seats := 2; seats <= 4; seats++ {
+		for _, pl := range playout(seats, 7, 1<<20) {
+			positions = append(positions, pl.p)
+		}
+	}
+	positions = append(positions, pos(t, midGame))
+	var buf []rules.Move
+	m := &Mutable{}
+	for _, p := range positions {
+		buf = p.Moves(buf)
+		m.Set(&p)
+		if n := m.IndexMoves(); n != len(buf) {
+			t.Fatalf("%s: IndexMoves = %d, Moves lists %d", p.Code(), n, len(buf))
+		}
+		for i, want := range buf {
+			if got := m.MoveAt(i); got != want {
+				t.Fatalf("%s: MoveAt(%d) = %+v, Moves has %+v", p.Code(), i, got, want)
+			}
+		}
+		if fresh := p.Moves(nil); len(fresh) != cap(fresh) || len(fresh) != len(buf) {
+			t.Fatalf("%s: Moves(nil) has length %d, capacity %d, want %d", p.Code(), len(fresh), cap(fresh), len(buf))
+		}
+	}
+	p := positions[3]
+	m.Set(&p)
+	if n := testing.AllocsPerRun(100, func() { _ = m.MoveAt(m.IndexMoves() - 1) }); n != 0 {
+		t.Errorf("IndexMoves and MoveAt allocate %v times, want 0", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = p.Moves(nil) }); n != 1 {
+		t.Errorf("Moves(nil) allocates %v times, want 1", n)
+	}
+}
+
+// TestReachIn: the first piece on a ray found from the occupied squares
+// is the one the walk along the ray finds, for every piece on every ray
+// of playouts of every seat count.
+func TestReachIn(t *testing.T) {
+	for _, pl := range benchPlies() {
+		p := pl.p
+		occ := occupied(&p.cell)
+		for sq := range 64 {
+			if (occ>>sq&1 == 1) != (p.cell[sq] != 0) {
+				t.Fatalf("%s: occupied has square %d wrong", p.Code(), sq)
+			}
+			if p.cell[sq] == 0 {
+				continue
+			}
+			for d := N; d < U; d++ {
+				me := p.cell[sq] >> 2
+				n, c := p.reach(sq, d, me)
+				if n2, c2 := p.reachIn(occ, sq, d, me); n != n2 || c != c2 {
+					t.Fatalf("%s: square %d, %v: reachIn %d %v, reach %d %v", p.Code(), sq, d, n2, c2, n, c)
+				}
+			}
+		}
+	}
+}

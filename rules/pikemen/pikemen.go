@@ -360,14 +360,17 @@ func mine(cell *[64]uint8, me uint8) func(yield func(int) bool) {
 
 // Apply plays m, which must be legal, and returns the new position.
 func (p Position) Apply(m rules.Move) Position {
-	p.play(m)
+	p.play(&m)
 	return p
 }
 
-// play plays m, a legal move, in place: Apply and PlayLegal.
-func (p *Position) play(m rules.Move) {
+// play plays *m, a legal move, in place: Apply and PlayLegal. It takes
+// the move by its address: a rules.Move is 44 bytes, and the playouts
+// play five moves a ply.
+func (p *Position) play(m *rules.Move) {
 	from := int(m.Path[0])
 	me := int(p.toMove)
+	captured := false
 	if m.Kind == KindReorient {
 		p.orient[from] = Orientation(m.Arg)
 	} else {
@@ -376,22 +379,25 @@ func (p *Position) play(m rules.Move) {
 			victim := p.owner(to)
 			p.count[victim-1]--
 			p.scores[me-1] += uint8(p.size(to))
+			captured = true
 		}
 		p.cell[to] = p.cell[from]
 		p.orient[to] = Orientation(m.Arg)
 		p.cell[from] = 0
 		p.orient[from] = 0
 	}
-	p.settle(me)
+	p.settle(me, captured)
 }
 
-// settle ends the game or passes the turn after seat me has moved.
-func (p *Position) settle(me int) {
+// settle ends the game or passes the turn after seat me has moved,
+// capturing or not: only a capture can leave one seat with pieces (a
+// game not over has two at least).
+func (p *Position) settle(me int, captured bool) {
 	if p.scores[me-1] >= p.target {
 		p.over, p.winner, p.toMove = true, uint8(me), 0
 		return
 	}
-	if p.alive() <= 1 {
+	if captured && p.alive() <= 1 {
 		p.over, p.toMove = true, 0
 		p.winner = p.leader()
 		return
@@ -489,8 +495,34 @@ func (p Position) Options() rules.Options {
 // ToMove returns the seat to move, or 0 when the game is over.
 func (p Position) ToMove() int { return int(p.toMove) }
 
-// Moves appends the legal moves to buf[:0].
-func (p Position) Moves(buf []rules.Move) []rules.Move { return p.AppendMoves(buf[:0]) }
+// Moves appends the legal moves to buf[:0]. A buffer too small for
+// most positions (nil, as the engine's tree passes) is replaced by one
+// of the exact size, counted first, instead of growing it by doubling.
+func (p Position) Moves(buf []rules.Move) []rules.Move {
+	if cap(buf) < 128 {
+		if n := p.countMoves(); cap(buf) < n {
+			buf = make([]rules.Move, 0, n)
+		}
+	}
+	return p.AppendMoves(buf[:0])
+}
+
+// countMoves returns the number of legal moves.
+func (p *Position) countMoves() int {
+	if p.over {
+		return 0
+	}
+	occ := occupied(&p.cell)
+	n := 0
+	for sq := range mine(&p.cell, p.toMove) {
+		n += int(U)
+		if cur := p.orient[sq]; cur != U {
+			reach, _ := p.reachIn(occ, sq, cur, p.toMove)
+			n += int(U+1) * int(reach)
+		}
+	}
+	return n
+}
 
 // Play returns the position after m, or an error if m is not legal here.
 func (p Position) Play(m rules.Move) (rules.State, error) {
@@ -530,16 +562,196 @@ func (p Position) ApplyLegal(m rules.Move) rules.State { return p.Apply(m) }
 var _ rules.MutableMaker = Position{}
 
 // NewMutable returns a copy of p that plays in place (see rules.Mutable).
-func (p Position) NewMutable() rules.Mutable { return &p }
+func (p Position) NewMutable() rules.Mutable { return &Mutable{Position: p} }
 
 // PlayLegal plays m, a legal move, in place.
-func (p *Position) PlayLegal(m rules.Move) { p.play(m) }
+func (p *Position) PlayLegal(m rules.Move) { p.play(&m) }
 
-// Set makes p a copy of src, a *Position.
-func (p *Position) Set(src rules.Mutable) { *p = *src.(*Position) }
+// Set makes p a copy of src, a *Position or a *Mutable.
+func (p *Position) Set(src rules.Mutable) {
+	if m, ok := src.(*Mutable); ok {
+		*p = m.Position
+		return
+	}
+	*p = *src.(*Position)
+}
 
 // Copy returns p as a value.
 func (p *Position) Copy() rules.State { return *p }
 
 // Score returns seat's score without allocating.
 func (p *Position) Score(seat int) int { return int(p.scores[seat-1]) }
+
+// Mutable is the position NewMutable returns: a Position that plays in
+// place (rules.Mutable) and can list its moves by index (IndexMoves and
+// MoveAt) without writing them all.
+//
+// The engine's playouts list every legal move of a ply to draw four of
+// them, and a rules.Move is 44 bytes: writing a position's 100 to 200
+// moves was two thirds of the time of a Pikemen analysis. IndexMoves
+// counts each piece's moves instead (its eight reorients, and nine for
+// each square its charge reaches) and MoveAt builds the move of an index
+// from the counts, the very move Moves lists at that index.
+type Mutable struct {
+	Position
+	n     int               // the moves IndexMoves counted
+	pcs   int               // the pieces in ix
+	ix    [3 * 5]pieceMoves // the mover's pieces, a1 to h8 (at most 5 of each size)
+	ready bool              // ix is for the position as it is now
+}
+
+// pieceMoves is what MoveAt needs of one of the mover's pieces.
+type pieceMoves struct {
+	end     int32 // the index after the piece's last move
+	sq      uint8
+	reach   uint8 // squares the charge reaches, the captured one included
+	capture bool  // the last of them is a capture
+}
+
+// PlayLegal plays m, a legal move, in place.
+func (m *Mutable) PlayLegal(mv rules.Move) {
+	m.ready = false
+	m.play(&mv)
+}
+
+// Set makes m a copy of src, a *Mutable or a *Position.
+func (m *Mutable) Set(src rules.Mutable) {
+	m.ready = false
+	m.Position.Set(src)
+}
+
+// Outcome is Position's, without copying the position (a value
+// receiver through the interface would): the playouts ask it at every
+// ply and of every move they try.
+func (m *Mutable) Outcome() rules.Outcome {
+	return rules.Outcome{Over: m.over, Winner: int(m.winner)}
+}
+
+// ToMove is Position's, without copying the position.
+func (m *Mutable) ToMove() int { return int(m.toMove) }
+
+// IndexMoves returns the number of legal moves, len(Moves(nil)), and
+// readies MoveAt for the position as it is now (until it plays or is
+// Set).
+func (m *Mutable) IndexMoves() int {
+	p := &m.Position
+	m.n, m.pcs, m.ready = 0, 0, true
+	if p.over {
+		return 0
+	}
+	me := p.toMove
+	occ := occupied(&p.cell)
+	n := 0
+	for sq := range mine(&p.cell, me) {
+		pm := &m.ix[m.pcs]
+		m.pcs++
+		pm.sq, pm.reach, pm.capture = uint8(sq), 0, false
+		n += int(U) // the reorients: every orientation but the current one
+		if cur := p.orient[sq]; cur != U {
+			pm.reach, pm.capture = p.reachIn(occ, sq, cur, me)
+			n += int(U+1) * int(pm.reach)
+		}
+		pm.end = int32(n)
+	}
+	m.n = n
+	return n
+}
+
+// MoveAt returns the move at index i of Moves's list (0 <= i < the
+// number IndexMoves returned), which IndexMoves must have readied.
+func (m *Mutable) MoveAt(i int) rules.Move {
+	if !m.ready || i < 0 || i >= m.n {
+		panic("pikemen: MoveAt without IndexMoves, or out of range")
+	}
+	k := 0
+	for int(m.ix[k].end) <= i {
+		k++
+	}
+	pm := &m.ix[k]
+	start := int(pm.end) - int(U) - int(U+1)*int(pm.reach)
+	j := i - start
+	sq := int(pm.sq)
+	cur := m.orient[sq]
+	if j < int(U) {
+		o := Orientation(j)
+		if o >= cur {
+			o++
+		}
+		return reorient(sq, o)
+	}
+	j -= int(U)
+	step, o := j/int(U+1), Orientation(j%int(U+1))
+	kind := uint8(KindCharge)
+	if pm.capture && step == int(pm.reach)-1 {
+		kind = KindCapture
+	}
+	return charge(kind, sq, int(rays[sq][cur][step]), o)
+}
+
+// rayMask[sq][d] has a bit for each square of rays[sq][d]; rayStep[a][b]
+// is the index in its ray from a of square b (when b is on one).
+var rayMask, rayStep = func() (m [64][8]uint64, st [64][64]uint8) {
+	for sq := range 64 {
+		for d := range 8 {
+			for i := range rayLen[sq][d] {
+				to := rays[sq][d][i]
+				m[sq][d] |= 1 << to
+				st[sq][to] = i
+			}
+		}
+	}
+	return m, st
+}()
+
+// occupied returns a word with bit sq set for each square with a piece,
+// eight cells at a time as mine finds them.
+func occupied(cell *[64]uint8) uint64 {
+	const lo7, hi = 0x7f7f7f7f7f7f7f7f, 0x8080808080808080
+	var occ uint64
+	for w := 0; w < 64; w += 8 {
+		x := binary.LittleEndian.Uint64(cell[w:])
+		nz := ((x&lo7 + lo7) | x) & hi // the top bit of each byte not zero
+		// Gather the eight top bits into one byte, cell w first.
+		occ |= (nz >> 7) * 0x0102040810204080 >> 56 << w
+	}
+	return occ
+}
+
+// reachIn is reach with the board's occupied squares known (occupied):
+// the first piece on the ray is found in one step, not square by square.
+func (p *Position) reachIn(occ uint64, sq int, cur Orientation, me uint8) (n uint8, capture bool) {
+	block := occ & rayMask[sq][cur]
+	if block == 0 {
+		return rayLen[sq][cur], false
+	}
+	var first int
+	if cur <= E || cur == NW { // toward higher squares: N +8, NE +9, E +1, NW +7
+		first = bits.TrailingZeros64(block)
+	} else {
+		first = 63 - bits.LeadingZeros64(block)
+	}
+	n = rayStep[sq][first]
+	if c := p.cell[first]; c>>2 == me || !p.capturable(first, p.size(sq)) {
+		return n, false
+	}
+	return n + 1, true
+}
+
+// reach returns how many squares the charge of the piece on sq, seat
+// me's, pointing cur (not U), reaches, and whether the last of them is a
+// capture: AppendMoves's walk along the ray, without the moves.
+func (p *Position) reach(sq int, cur Orientation, me uint8) (n uint8, capture bool) {
+	size := p.size(sq)
+	ray := &rays[sq][cur]
+	for i := range rayLen[sq][cur] {
+		to := ray[i]
+		if c := p.cell[to]; c != 0 {
+			if c>>2 == me || !p.capturable(int(to), size) {
+				return n, false
+			}
+			return n + 1, true
+		}
+		n++
+	}
+	return n, false
+}
