@@ -192,18 +192,10 @@ func (a *Archive) analyzeGame(ctx context.Context, id int64, opt AnalyzeOptions)
 	if err != nil {
 		return 0, 0, err
 	}
-	text, err := unpackRecord(packed, a.tokens(ctx))
+	rec, err := unpackOne(packed, a.tokens(ctx))
 	if err != nil {
 		return gameFailed, 0, err
 	}
-	recs, errs := notation.Parse("", text)
-	if len(errs) > 0 {
-		return gameFailed, 0, errs[0]
-	}
-	if len(recs) != 1 {
-		return gameFailed, 0, fmt.Errorf("%d records where one was expected", len(recs))
-	}
-	rec := recs[0]
 	res, moves := gameAnalysed, 0
 	var rep *analysis.Report
 	if analysis.Level(rec) == opt.Level {
@@ -220,23 +212,13 @@ func (a *Archive) analyzeGame(ctx context.Context, id int64, opt AnalyzeOptions)
 			}
 			return gameFailed, 0, err
 		}
-		if err := analysis.Annotate(rec, rep); err != nil {
-			return gameFailed, 0, err
-		}
 		moves = len(rep.Moves)
-		// The rows hold what the record says (its estimates have two
-		// decimals), so that they and a reader of the record agree.
-		r, ok, err := analysis.Read(rec)
-		if err != nil || !ok {
-			return gameFailed, 0, fmt.Errorf("the annotated record does not read back (%v)", err)
-		}
-		rep = r
 	}
-	out := notation.AppendFormat(nil, rec)
-	if len(out) > MaxRecordBytes {
-		return gameFailed, 0, fmt.Errorf("%w: annotated, the record would be %d bytes; the archive takes up to %d", ErrTooLarge, len(out), MaxRecordBytes)
+	out, rep, err := annotate(rec, rep)
+	if err != nil {
+		return gameFailed, 0, err
 	}
-	stored, err := a.storeAnalysis(ctx, id, packed, packRecord(out), rec, rep)
+	stored, err := a.storeAnalysis(ctx, id, packed, out, rec, rep)
 	if err != nil {
 		if errors.Is(err, errChanged) {
 			return gameFailed, 0, err
@@ -446,32 +428,51 @@ func AddAnalysis(ctx context.Context, tx *sql.Tx, source string, rep *analysis.R
 	if err != nil {
 		return false, err
 	}
-	text, err := unpackRecord(packed, tokensFrom(ctx, tx, &tokenCache{}))
+	rec, err := unpackOne(packed, tokensFrom(ctx, tx, &tokenCache{}))
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("archive: game %d: %w", id, err)
 	}
-	recs, errs := notation.Parse("", text)
-	if len(errs) > 0 {
-		return false, errs[0]
-	}
-	if len(recs) != 1 {
-		return false, fmt.Errorf("archive: game %d holds %d records", id, len(recs))
-	}
-	rec := recs[0]
 	if analysis.Level(rec) == rep.Level {
 		return false, nil
 	}
-	if err := analysis.Annotate(rec, rep); err != nil {
+	out, read, err := annotate(rec, rep)
+	if err != nil {
 		return false, fmt.Errorf("archive: game %d: %w", id, err)
 	}
-	// The rows hold what the record says, as analyzeGame's do.
+	return storeAnalysisTx(ctx, tx, id, packed, out, rec, read)
+}
+
+// unpackOne reads a game's stored record (packed) back.
+func unpackOne(packed []byte, tokens func(ids []uint32) ([]string, error)) (*notation.Record, error) {
+	text, err := unpackRecord(packed, tokens)
+	if err != nil {
+		return nil, err
+	}
+	recs, errs := notation.Parse("", text)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	if len(recs) != 1 {
+		return nil, fmt.Errorf("%d records where one was expected", len(recs))
+	}
+	return recs[0], nil
+}
+
+// annotate writes rep into rec (analysis.Annotate) and returns the record
+// packed to store, and the report read back from it: the rows hold what
+// the record says (its estimates have two decimals), so that they and a
+// reader of the record agree.
+func annotate(rec *notation.Record, rep *analysis.Report) ([]byte, *analysis.Report, error) {
+	if err := analysis.Annotate(rec, rep); err != nil {
+		return nil, nil, err
+	}
 	read, ok, err := analysis.Read(rec)
 	if err != nil || !ok {
-		return false, fmt.Errorf("archive: game %d: the annotated record does not read back (%v)", id, err)
+		return nil, nil, fmt.Errorf("the annotated record does not read back (%v)", err)
 	}
 	out := notation.AppendFormat(nil, rec)
 	if len(out) > MaxRecordBytes {
-		return false, fmt.Errorf("%w: annotated, game %d's record would be %d bytes; the archive takes up to %d", ErrTooLarge, id, len(out), MaxRecordBytes)
+		return nil, nil, fmt.Errorf("%w: annotated, the record would be %d bytes; the archive takes up to %d", ErrTooLarge, len(out), MaxRecordBytes)
 	}
-	return storeAnalysisTx(ctx, tx, id, packed, packRecord(out), rec, read)
+	return packRecord(out), read, nil
 }
