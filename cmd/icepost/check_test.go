@@ -127,24 +127,7 @@ func TestServeCheck(t *testing.T) {
 		{"imap-implicit-tls-on-starttls-port", `tls = "tls"`, "", []string{
 			"IMAP      FAILED: IMAP server at " + o.dv.Addr + " does not speak TLS from the first byte: set [imap] tls = \"starttls\""}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := icepost(t, "", "serve", "-check", "-config", o.config(t, tc.imap, tc.smtp))
-			wantCode := exitInvalid
-			if tc.name == "all-works" {
-				wantCode = exitOK
-			}
-			if code != wantCode {
-				t.Errorf("exit %d, want %d\n%s%s", code, wantCode, out, errs)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			if n := strings.Count(out, " FAILED: "); (n == 1) != (wantCode == exitInvalid) {
-				t.Errorf("%d parts failed:\n%s", n, out)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { o.check(t, tc.name, tc.imap, tc.smtp, tc.want) })
 	}
 	if _, err := os.Stat(filepath.Join(o.dir, "icepost.db")); err == nil {
 		t.Error("serve -check made the database")
@@ -195,24 +178,7 @@ func TestServeCheckOAuth2(t *testing.T) {
 			"SMTP      FAILED: SMTP login: [smtp] oauth2_token_command failed",
 			"exit status 1: invalid_grant"}},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errs := icepost(t, "", "serve", "-check", "-config", o.config(t, tc.imap, tc.smtp))
-			wantCode := exitInvalid
-			if tc.name == "all-works" {
-				wantCode = exitOK
-			}
-			if code != wantCode {
-				t.Errorf("exit %d, want %d\n%s%s", code, wantCode, out, errs)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
-			if n := strings.Count(out, " FAILED: "); (n == 1) != (wantCode == exitInvalid) {
-				t.Errorf("%d parts failed:\n%s", n, out)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { o.check(t, tc.name, tc.imap, tc.smtp, tc.want) })
 	}
 	if n := len(oauth.Deliveries()); n != 0 {
 		t.Errorf("serve -check sent %d mails", n)
@@ -326,5 +292,28 @@ func TestOutboxCommand(t *testing.T) {
 	}
 	if code, out, _ := icepost(t, "", "outbox", "-db", path, "retry", "all"); code != exitOK || !strings.Contains(out, "2 mails due now") {
 		t.Errorf("retry all: exit %d\n%s", code, out)
+	}
+}
+
+// check runs serve -check on a config with the given [imap] and [smtp]
+// lines: exit 0 and nothing failed for "all-works", else exit 1 and one
+// part failed, and the output holds each of want.
+func (o *opSetup) check(t *testing.T, name, imap, smtp string, want []string) {
+	t.Helper()
+	code, out, errs := icepost(t, "", "serve", "-check", "-config", o.config(t, imap, smtp))
+	wantCode := exitInvalid
+	if name == "all-works" {
+		wantCode = exitOK
+	}
+	if code != wantCode {
+		t.Errorf("exit %d, want %d\n%s%s", code, wantCode, out, errs)
+	}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	if n := strings.Count(out, " FAILED: "); (n == 1) != (wantCode == exitInvalid) {
+		t.Errorf("%d parts failed:\n%s", n, out)
 	}
 }
