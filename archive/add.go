@@ -1,11 +1,13 @@
 package archive
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -297,7 +299,7 @@ func newInserter(ctx context.Context, tx *sql.Tx, moves *tokenNumbers) (*inserte
 			VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`},
 		{&ins.insSeat, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score, sort_date) VALUES (?,?,?,?,?,?,?,?)`},
 		{&ins.insTag, `INSERT INTO tags(game_id, name, value) VALUES (?,?,?)`},
-		{&ins.insTxt, `INSERT INTO game_text(docid, players, event, comments) VALUES (?,?,?,?)`},
+		{&ins.insTxt, `INSERT INTO game_text(docid, lang, players, event, comments) VALUES (?,?,?,?,?)`},
 		{&ins.findPlayer, `SELECT player_id FROM player_aliases WHERE alias = ?1 UNION ALL SELECT id FROM players WHERE key = ?1 LIMIT 1`},
 		{&ins.insPlayer, `INSERT INTO players(key, name) VALUES (?, ?)`},
 		{&ins.findMove, `SELECT id FROM move_tokens WHERE token = ?`},
@@ -470,10 +472,14 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	if !ins.indexed {
 		ins.addPositions(id, r, ids)
 	}
+	if id > maxTextID {
+		return 0, false, fmt.Errorf("storing text: game id %d: the archive holds games up to id %d", id, maxTextID)
+	}
+	t := textRow{key: textKey(r.date, r.hasDate, id), lang: textLanguage(r.game), cols: r.text}
 	if ins.rows != nil {
-		err = ins.rows.add(ins.rows.text, []any{id, r.text[0], r.text[1], r.text[2]})
+		ins.rows.texts = append(ins.rows.texts, t)
 	} else {
-		_, err = ins.insTxt.ExecContext(ctx, id, r.text[0], r.text[1], r.text[2])
+		_, err = ins.insTxt.ExecContext(ctx, t.key, t.lang, t.cols[0], t.cols[1], t.cols[2])
 	}
 	if err != nil {
 		return 0, false, fmt.Errorf("storing text: %w", err)
@@ -550,9 +556,13 @@ func (b *rowBatch) close() {
 }
 
 // batchRows are an import batch's rows waiting to be inserted. Games go
-// first: seats, tags and text refer to them.
+// first: seats, tags and text refer to them. The text rows wait for the
+// end of the batch and go in by language and docid (text.go): FTS4
+// writes out the terms it gathered whenever either goes back, which
+// would be at nearly every row in the order of a file.
 type batchRows struct {
 	games, seats, tags, text *rowBatch
+	texts                    []textRow
 }
 
 // add adds a row to seats, tags or text, storing the games first when
@@ -567,6 +577,16 @@ func (br *batchRows) add(b *rowBatch, args []any) error {
 }
 
 func (br *batchRows) flush() error {
+	slices.SortFunc(br.texts, func(a, b textRow) int {
+		return cmp.Or(cmp.Compare(a.lang, b.lang), cmp.Compare(a.key, b.key))
+	})
+	for _, t := range br.texts {
+		if err := br.add(br.text, []any{t.key, t.lang, t.cols[0], t.cols[1], t.cols[2]}); err != nil {
+			return err
+		}
+	}
+	clear(br.texts)
+	br.texts = br.texts[:0]
 	for _, b := range []*rowBatch{br.games, br.seats, br.tags, br.text} {
 		if err := b.flush(); err != nil {
 			return err
@@ -596,7 +616,7 @@ func (ins *inserter) batchMode(ctx context.Context, keys []int64) error {
 			date, event, site, round, plies, dedupe, record, source, source_line, source_offset, mail_game, added) VALUES `, 22),
 		seats: newRowBatch(ctx, ins.tx, `INSERT INTO seats(game_id, seat, player_id, name, address, outcome, score, sort_date) VALUES `, 8),
 		tags:  newRowBatch(ctx, ins.tx, `INSERT INTO tags(game_id, name, value) VALUES `, 3),
-		text:  newRowBatch(ctx, ins.tx, `INSERT INTO game_text(docid, players, event, comments) VALUES `, 4),
+		text:  newRowBatch(ctx, ins.tx, `INSERT INTO game_text(docid, lang, players, event, comments) VALUES `, 5),
 	}
 	return nil
 }

@@ -176,8 +176,12 @@ func rewriteGame(ctx context.Context, tx *sql.Tx, g AddressGame, edit func(*nota
 			former = append(former, s.player)
 		}
 	}
+	key, err := storedTextKey(ctx, tx, g.ID)
+	if err != nil {
+		return nil, err
+	}
 	if _, err := tx.ExecContext(ctx, `UPDATE game_text SET players = ?, comments = ? WHERE docid = ?`,
-		strings.Join(playerText, " "), strings.Join(comments(rec), " "), g.ID); err != nil {
+		strings.Join(playerText, " "), strings.Join(comments(rec), " "), key); err != nil {
 		return nil, err
 	}
 	return former, nil

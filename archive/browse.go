@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -86,8 +87,19 @@ func (a *Archive) SearchOrdered(ctx context.Context, q Query, o Order) ([]Summar
 			return nil, err
 		}
 	}
-	if byPlayer {
-		// ids are the page, read from seats_player_date.
+	byText := false
+	if !byPlayer && o == DateNewest && q.Limit > 0 && b.text != nil {
+		text, args := textSQL(b, q.Limit, q.Offset)
+		if ids, err = a.queryIDs(ctx, text, args); err != nil {
+			return nil, err
+		}
+		for i := range ids {
+			ids[i] &= textIDMask // docids (textKey)
+		}
+		byText = true
+	}
+	if byPlayer || byText {
+		// ids are the page, read from seats_player_date or game_text.
 	} else if o == DateOldest && q.Limit > 0 {
 		// Oldest first with the undated games last: no index gives that
 		// order (NULL comes first going up), so SQLite would sort every
@@ -260,7 +272,12 @@ func (a *Archive) playerDateIDs(ctx context.Context, b *builder, limit, offset i
 // the limit and offset.
 func (a *Archive) ids(ctx context.Context, from string, b *builder, by string, limit, offset int) ([]int64, error) {
 	lim, largs := limitClause(limit, offset)
-	rows, err := a.db.QueryContext(ctx, "SELECT g.id FROM "+from+b.where()+" ORDER BY "+by+lim, joinArgs(b.args, largs)...)
+	return a.queryIDs(ctx, "SELECT g.id FROM "+from+b.where()+" ORDER BY "+by+lim, joinArgs(b.args, largs))
+}
+
+// queryIDs runs a query of one integer column and lists its values.
+func (a *Archive) queryIDs(ctx context.Context, text string, args []any) ([]int64, error) {
+	rows, err := a.db.QueryContext(ctx, text, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
@@ -274,6 +291,31 @@ func (a *Archive) ids(ctx context.Context, from string, b *builder, by string, l
 		ids = append(ids, id)
 	}
 	return ids, rows.Err()
+}
+
+// textSQL lists the docids (textKey) of the games b selects, newest
+// first (DateNewest), from the full-text index (text.go), with the limit
+// and offset: the games with the words come out of each language's part
+// of the index newest first, read as they are needed, the search's other
+// conditions are checked on each game met, and the parts are merged. A
+// page of the newest games with common words then reads about a page of
+// the index, where a set of every game with the words took 49 ms at a
+// million games (docs/web.md, "Speed").
+func textSQL(b *builder, limit, offset int) (string, []any) {
+	m, rest := b.text.match, b.withoutText()
+	var arms []string
+	var args []any
+	for _, l := range m.langs {
+		if len(rest.conds) == 0 {
+			arms = append(arms, "SELECT docid FROM game_text WHERE game_text MATCH ? AND lang = ?")
+		} else {
+			arms = append(arms, "SELECT t.docid FROM game_text t CROSS JOIN games g ON g.id = t.docid & "+
+				strconv.Itoa(textIDMask)+" WHERE game_text MATCH ? AND t.lang = ? AND "+rest.and())
+		}
+		args = append(append(args, m.query, l), rest.args...)
+	}
+	lim, largs := limitClause(limit, offset)
+	return strings.Join(arms, " UNION ALL ") + " ORDER BY 1 DESC" + lim, joinArgs(args, largs)
 }
 
 // Results counts games by how they ended for one player.

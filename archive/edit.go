@@ -22,7 +22,11 @@ func (a *Archive) Delete(ctx context.Context, id int64) error {
 	if err := deletePositions(ctx, tx, id, st.Record); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM game_text WHERE docid = ?`, id); err != nil {
+	key, err := storedTextKey(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM game_text WHERE docid = ?`, key); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM games WHERE id = ?`, id); err != nil {

@@ -30,7 +30,7 @@ func planGames(t *testing.T, n int) string {
 		starts = append(starts, s)
 	}
 	events := []string{"Spring Open", "spring open", "Summer Cup", "bench 7", "bench 70", "50%_off", ""}
-	dates := []string{"2010.05.01", "2015.12.31", "2015.??.??", "????.??.??", "", "2008.02.29", "2016.01.01", "2012.07"}
+	dates := []string{"2010.05.01", "2015.12.31", "2015.??.??", "????.??.??", "", "2008.02.29", "2016.01.01", "2012.07", "201?.05.??", "2015.1?.3?"}
 	var src strings.Builder
 	for i := range n {
 		start := starts[i%len(starts)]
@@ -63,9 +63,10 @@ func planGames(t *testing.T, n int) string {
 
 // TestSearchPlansAgree: the searches that read the indexes of migration
 // 7 (an event among the events' names, dates as the date indexes hold
-// them, a player's games from seats_player_date) select the same games,
-// in the same order, as the conditions they replaced, written here as
-// they were.
+// them, a player's games from seats_player_date) and of migration 9 (the
+// games with words newest first from the full-text index) select the
+// same games, in the same order, as the conditions they replaced,
+// written here as they were.
 func TestSearchPlansAgree(t *testing.T) {
 	a, _ := openTemp(t)
 	ctx := context.Background()
@@ -101,8 +102,13 @@ func TestSearchPlansAgree(t *testing.T) {
 		if c.event != "" {
 			b.add(`g.event LIKE ? ESCAPE '\'`, "%"+escapeLike(c.event)+"%")
 		}
+		if c.plies != nil {
+			b.add("g.plies >= ? AND (? < 0 OR g.plies <= ?)", c.plies.Min, c.plies.Max, c.plies.Max)
+		}
 		if c.text != "" {
-			b.add("g.id IN (SELECT docid FROM game_text WHERE game_text MATCH ?)", c.text)
+			// The games with the words, in any language of the index
+			// (the docid is the id before migration 9).
+			b.add("g.id IN (SELECT docid & ? FROM game_text WHERE game_text MATCH ? AND lang IN (0, 1, 2, 3, 4))", textIDMask, c.text)
 		}
 		ids, err := a.ids(ctx, "games g", b, orderBy[DateNewest], 0, 0)
 		if err != nil {
@@ -140,6 +146,12 @@ func TestSearchPlansAgree(t *testing.T) {
 		{Text: "quiet", Game: "IceLady"},
 		{Text: "quiet", Player: "p2"},
 		{Text: "qui*", Event: "cup"},
+		{Text: "quiet", Since: "2010", Until: "2015"},
+		{Text: "quiet opening", Game: "Pikemen", Since: "2015"},
+		{Text: "p3"},
+		{Text: "p3 quiet", Game: "IceFrogs"},
+		{Text: "nowhere"},
+		{Text: "quiet", Game: "IceSickle", Plies: &Range{Min: 100, Max: -1}},
 	} {
 		t.Run(fmt.Sprintf("%+v", q), func(t *testing.T) {
 			want := before(t, q)

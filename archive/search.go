@@ -256,7 +256,15 @@ func (a *Archive) Count(ctx context.Context, q Query) (int, error) {
 		if ok {
 			lim, largs := limitClause(q.Limit, q.Offset)
 			text, args = "SELECT count(*) FROM (SELECT DISTINCT sp.game_id FROM "+from+" WHERE "+where+lim+")", joinArgs(pargs, largs)
+			b = nil // counted
 		}
+	}
+	if b != nil && b.text != nil && q.Limit > 0 {
+		// Up to a limit (the web site's count past a page): the games
+		// with the words as textSQL reads them, newest first, until the
+		// limit; a count of them all is as fast from the set of them.
+		sub, sargs := textSQL(b, q.Limit, q.Offset)
+		text, args = "SELECT count(*) FROM ("+sub+")", sargs
 	}
 	var n int
 	err = a.db.QueryRowContext(ctx, text, args...).Scan(&n)

@@ -27,6 +27,17 @@ type builder struct {
 	// result, an opponent) when it has one: SearchOrdered may read a
 	// player's games from seats_player_date instead.
 	seats *seatsCond
+	// text is the search's condition on its words when it has one:
+	// SearchOrdered and Count may read the games from the full-text
+	// index, newest first (textPlan).
+	text *textCond
+}
+
+// textCond is where the condition on the words is among a builder's.
+type textCond struct {
+	match        textMatch
+	cond         int // index in conds
+	argAt, nargs int // its arguments in args
 }
 
 // seatsCond is where the condition on the seats is among a builder's.
@@ -44,9 +55,21 @@ func (b *builder) add(cond string, args ...any) {
 // withoutSeats is b without its condition on the seats.
 func (b *builder) withoutSeats() *builder {
 	s := b.seats
+	return b.without(s.cond, s.argAt, s.nargs)
+}
+
+// withoutText is b without its condition on the words.
+func (b *builder) withoutText() *builder {
+	t := b.text
+	return b.without(t.cond, t.argAt, t.nargs)
+}
+
+// without is b without its condition at index cond, whose arguments are
+// nargs from argAt. The result has neither seats nor text marked.
+func (b *builder) without(cond, argAt, nargs int) *builder {
 	out := &builder{listed: b.listed}
-	out.conds = append(append(out.conds, b.conds[:s.cond]...), b.conds[s.cond+1:]...)
-	out.args = append(append(out.args, b.args[:s.argAt]...), b.args[s.argAt+s.nargs:]...)
+	out.conds = append(append(out.conds, b.conds[:cond]...), b.conds[cond+1:]...)
+	out.args = append(append(out.args, b.args[:argAt]...), b.args[argAt+nargs:]...)
 	return out
 }
 
@@ -143,7 +166,15 @@ func build(c *checkedQuery) *builder {
 		}
 	}
 	if c.text != "" {
-		b.add("g.id IN (SELECT docid FROM game_text WHERE game_text MATCH ?)", c.text)
+		// The words, in the game's language of the index or in all
+		// (text.go).
+		m := textMatch{query: c.text, langs: allTextLanguages}
+		if c.game != nil {
+			m.langs = []int{textLanguage(c.game.Name())}
+		}
+		sub, args := m.idsSQL()
+		b.text = &textCond{match: m, cond: len(b.conds), argAt: len(b.args), nargs: len(args)}
+		b.add("g.id IN ("+sub+")", args...)
 	}
 	if c.hasPosition {
 		b.add("g.id IN (SELECT value FROM json_each(?))", idList(c.positionIDs))

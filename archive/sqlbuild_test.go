@@ -92,7 +92,8 @@ func TestBuildSQL(t *testing.T) {
 		{"plies from", Query{Plies: &Range{21, -1}}, nil, " WHERE g.plies >= ?", []any{21}},
 		{"plies any", Query{Plies: &Range{0, -1}}, nil, "", nil},
 		{"text quoted", Query{Text: `Brilliant endg* NEAR "x" OR`}, nil,
-			" WHERE g.id IN (SELECT docid FROM game_text WHERE game_text MATCH ?)", []any{`"brilliant" "endg*" "near" "x" "or"`}},
+			" WHERE g.id IN (SELECT docid & 34359738367 FROM game_text WHERE game_text MATCH ? AND lang IN (?,?,?,?,?))",
+			[]any{`"brilliant" "endg*" "near" "x" "or"`, 0, 1, 2, 3, 4}},
 		{"position", Query{Position: "  " + after[0].Code()}, nil,
 			" WHERE g.id IN (SELECT value FROM json_each(?))", []any{"[]"}},
 		{"moves in the kinds where they are legal", Query{Moves: " L@c3   M@b2 "}, []kind{pike, sickle, {game: "Chess", seats: 2}},
@@ -109,8 +110,8 @@ func TestBuildSQL(t *testing.T) {
 		{"combined, in a fixed order", Query{Game: "IceSickle", Result: "undecided", Player: "ada", Since: "2020", Event: "open", Text: "x", Plies: &Range{1, -1}}, nil,
 			" WHERE g.game = ? AND g.winner IS NULL AND " + seatsIn + " WHERE 1 AND sp.player_id IN " + playerIDs + ")" +
 				" AND " + dateKey + " >= ? AND " + eventIn + " AND g.plies >= ?" +
-				" AND g.id IN (SELECT docid FROM game_text WHERE game_text MATCH ?)",
-			[]any{"IceSickle", "ada", "ada", "2020", "%open%", 1, `"x"`}},
+				" AND g.id IN (SELECT docid & 34359738367 FROM game_text WHERE game_text MATCH ? AND lang = ?)",
+			[]any{"IceSickle", "ada", "ada", "2020", "%open%", 1, `"x"`, 1}},
 		{"hostile values stay arguments", Query{Event: "'; DROP TABLE games; --", Player: "x' OR '1'='1"}, nil,
 			" WHERE " + seatsIn + " WHERE 1 AND sp.player_id IN " + playerIDs + ") AND " + eventIn,
 			[]any{"x' or '1'='1", "x' or '1'='1", "%'; DROP TABLE games; --%"}},

@@ -67,6 +67,39 @@ type VerifyOptions struct {
 // ErrIndex: the position index does not match the games stored.
 var ErrIndex = errors.New("the position index does not match the games")
 
+// ErrTextIndex: the full-text index does not match the games stored.
+var ErrTextIndex = errors.New("the full-text index does not match the games")
+
+// verifyText checks that each game up to maxID has its row in game_text
+// under its textKey and in its game's language, and that no other row is
+// there.
+func verifyText(ctx context.Context, db *sql.DB, maxID int64, bad func(int64, error)) error {
+	rows, err := db.QueryContext(ctx, `SELECT g.id FROM games g WHERE g.id <= ? AND NOT EXISTS
+		(SELECT 1 FROM game_text t WHERE t.docid = `+textKeySQL+` AND t.lang = `+textLanguageSQL+`)`, maxID)
+	if err != nil {
+		return fmt.Errorf("checking the full-text index: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		bad(id, fmt.Errorf("%w: the game's words are not indexed under its date and game", ErrTextIndex))
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var texts, games int
+	if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM game_text), (SELECT count(*) FROM games)`).Scan(&texts, &games); err != nil {
+		return fmt.Errorf("checking the full-text index: %w", err)
+	}
+	if texts > games {
+		bad(0, fmt.Errorf("%w: %d rows of games not stored", ErrTextIndex, texts-games))
+	}
+	return nil
+}
+
 // VerifyWith replays every stored game (on every core) and checks that
 // the position index holds exactly one entry per position of each stored
 // game and nothing else, and that the rows of an analysed game
@@ -214,6 +247,9 @@ func (a *Archive) VerifyWith(ctx context.Context, opt VerifyOptions) (checked, f
 	}
 	if stray > 0 {
 		bad(0, fmt.Errorf("%w: %d entries of games not stored", ErrIndex, stray))
+	}
+	if err := verifyText(ctx, a.db, maxID, bad); err != nil {
+		return checked, failed, err
 	}
 	if opt.Progress != nil {
 		opt.Progress(checked, total)

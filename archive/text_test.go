@@ -1,0 +1,216 @@
+package archive
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"icepost/rules/games"
+)
+
+// TestTextKey: textKey sorts games as the order by date newest first
+// reads them backwards (dateKey, NULL least, then id), and textKeySQL
+// gives the same keys in SQLite.
+func TestTextKey(t *testing.T) {
+	a, _ := openTemp(t)
+	rng := rand.New(rand.NewPCG(9, 9))
+	digit := func() byte {
+		if rng.IntN(5) == 0 {
+			return '?'
+		}
+		return byte('0' + rng.IntN(10))
+	}
+	type game struct {
+		date    string
+		hasDate bool
+		id      int64
+	}
+	gs := []game{{"", false, 1}, {"????.??.??", true, 2}, {"?999.12.31", true, 3}, {"0000.00.00", true, 4},
+		{"9999.99.99", true, maxTextID}, {"????.????", true, 5}, {"2015.xx.01", true, 6}, {"2015.??.??", true, 7}}
+	for i := range 2000 {
+		b := []byte("0000.00.00")
+		for j := range b {
+			if j != 4 && j != 7 {
+				b[j] = digit()
+			}
+		}
+		if i%3 == 0 {
+			copy(b, "2015") // many of one year, for ties of the other digits
+		}
+		gs = append(gs, game{string(b), true, 10 + rng.Int64N(1000)})
+	}
+	// dateKey as the orders read it: "" for NULL, which is the least.
+	dateKey := func(g game) string {
+		if !g.hasDate || strings.HasPrefix(g.date, "?") {
+			return ""
+		}
+		return g.date
+	}
+	sorted := slices.Clone(gs)
+	slices.SortFunc(sorted, func(x, y game) int {
+		return cmp.Or(strings.Compare(dateKey(x), dateKey(y)), cmp.Compare(x.id, y.id))
+	})
+	for i := 1; i < len(sorted); i++ {
+		x, y := sorted[i-1], sorted[i]
+		if kx, ky := textKey(x.date, x.hasDate, x.id), textKey(y.date, y.hasDate, y.id); kx > ky || (kx == ky && (x.id != y.id || dateKey(x) != dateKey(y))) {
+			// "2015.xx.01" and "????.????" are not dates the notation
+			// takes: they only need a key, not the order.
+			if x.id != 6 && y.id != 6 && x.id != 5 && y.id != 5 {
+				t.Errorf("%q/%d (key %d) sorts before %q/%d (key %d)", x.date, x.id, kx, y.date, y.id, ky)
+			}
+		}
+	}
+	for _, g := range gs {
+		k := textKey(g.date, g.hasDate, g.id)
+		if k < 0 || k&textIDMask != g.id {
+			t.Errorf("%q/%d: key %d does not hold the id", g.date, g.id, k)
+		}
+		var date any
+		if g.hasDate {
+			date = g.date
+		}
+		var got int64
+		if err := a.DB().QueryRow(`SELECT `+textKeySQL+` FROM (SELECT ? AS date, ? AS id) AS g`, date, g.id).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != k {
+			t.Errorf("%q/%d: textKeySQL %d, textKey %d", g.date, g.id, got, k)
+		}
+	}
+}
+
+// TestTextLanguages: every game has a language of its own in the
+// full-text index, and textLanguageSQL agrees with textLanguage.
+func TestTextLanguages(t *testing.T) {
+	a, _ := openTemp(t)
+	seen := map[int]string{}
+	for _, g := range append(games.All(), nil) {
+		name := "Chess"
+		if g != nil {
+			name = g.Name()
+		}
+		l := textLanguage(name)
+		if g != nil && l == 0 {
+			t.Errorf("%s has no language of its own in text.go's textLanguages", name)
+		}
+		if other, ok := seen[l]; ok {
+			t.Errorf("%s and %s share language %d", name, other, l)
+		}
+		seen[l] = name
+		if !slices.Contains(allTextLanguages, l) {
+			t.Errorf("%s: language %d is not in allTextLanguages", name, l)
+		}
+		var got int
+		if err := a.DB().QueryRow(`SELECT `+textLanguageSQL+` FROM (SELECT ? AS game) AS g`, name).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != l {
+			t.Errorf("%s: textLanguageSQL %d, textLanguage %d", name, got, l)
+		}
+	}
+}
+
+// TestTextPlan: the search by words newest first reads the full-text
+// index in its order, merging the games' parts, with no sort.
+func TestTextPlan(t *testing.T) {
+	a, _ := openTemp(t)
+	for _, q := range []Query{{Text: "quiet"}, {Text: "quiet", Game: "IceLady"}, {Text: "quiet opening", Event: "cup", Since: "2010"}} {
+		b, err := buildQuery(q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, args := textSQL(b, 50, 0)
+		rows, err := a.DB().Query("EXPLAIN QUERY PLAN "+text, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		p := strings.Join(plan, "; ")
+		if strings.Contains(p, "TEMP B-TREE") || !strings.Contains(p, "VIRTUAL TABLE INDEX") || !strings.Contains(p, ":DESC") {
+			t.Errorf("%+v: plan %s; want the index read newest first, no sort", q, p)
+		}
+		if len(b.text.match.langs) > 1 && !strings.Contains(p, "MERGE") {
+			t.Errorf("%+v: plan %s; want the languages merged", q, p)
+		}
+	}
+}
+
+// TestMigration9: an archive whose full-text index is keyed by id (before
+// migration 9) is made again by date and game when opened: verify is
+// clean and the searches by words find what they found.
+func TestMigration9(t *testing.T) {
+	ctx := context.Background()
+	a, path := openTemp(t)
+	if _, err := a.Import(ctx, strings.NewReader(planGames(t, 80)), "plans.rec", ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []Query{{Text: "quiet", Limit: 50}, {Text: "quiet", Game: "Pikemen", Limit: 5}, {Text: "p2", Since: "2010", Limit: 50}}
+	search := func(a *Archive, q Query) []int64 {
+		t.Helper()
+		ss, err := a.SearchOrdered(ctx, q, DateNewest)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, s := range ss {
+			ids = append(ids, s.ID)
+		}
+		return ids
+	}
+	var want [][]int64
+	for _, q := range queries {
+		ids := search(a, q)
+		if len(ids) == 0 {
+			t.Fatalf("%+v: no games; the test needs some", q)
+		}
+		want = append(want, ids)
+	}
+	// Back to the index of migration 1, with a stray row.
+	if _, err := a.DB().Exec(`CREATE VIRTUAL TABLE old_text USING fts4(players, event, comments, tokenize=unicode61);
+		INSERT INTO old_text(docid, players, event, comments) SELECT docid & ?, players, event, comments FROM game_text;
+		INSERT INTO old_text(docid, players, event, comments) VALUES (100000, 'stray', '', '');
+		DROP TABLE game_text; ALTER TABLE old_text RENAME TO game_text;
+		DELETE FROM archive_migrations WHERE version = 9`, textIDMask); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	a, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	var stored int
+	a.DB().QueryRow(`SELECT count(*) FROM games`).Scan(&stored)
+	checked, failed, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) })
+	if err != nil || checked != stored || failed != 0 {
+		t.Errorf("verify after the upgrade: %d checked, %d failed, %v", checked, failed, err)
+	}
+	for i, q := range queries {
+		if ids := search(a, q); !slices.Equal(ids, want[i]) {
+			t.Errorf("%+v after the upgrade: %v, want %v", q, ids, want[i])
+		}
+	}
+	// verify sees a game whose words are not where they belong.
+	if _, err := a.DB().Exec(`UPDATE game_text SET lang = 0 WHERE docid = (SELECT max(docid) FROM game_text)`); err == nil {
+		var bad []error
+		a.Verify(ctx, func(_ int64, err error) { bad = append(bad, err) })
+		if len(bad) != 1 || !errors.Is(bad[0], ErrTextIndex) {
+			t.Errorf("verify of a game indexed in another language: %v", bad)
+		}
+	} else {
+		t.Logf("changing a row's language: %v", err)
+	}
+}
