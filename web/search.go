@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -89,29 +90,64 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) error {
 	return s.ok(w, r, "home", "icepost", hp)
 }
 
-// gameRow is one game in a list of games.
+// gameRow is one game in a list of games: its row of the "games" table
+// (templates/_parts.html), written by gameRowHTML.
 type gameRow struct {
-	archive.Summary
-	Names  []seatName
-	Length string
-}
-
-type seatName struct {
-	Seat   int
-	Name   string
-	Winner bool
+	HTML template.HTML
 }
 
 func gameRows(ss []archive.Summary) []gameRow {
 	out := make([]gameRow, len(ss))
+	var b strings.Builder
 	for i, s := range ss {
-		out[i] = gameRow{Summary: s, Length: plural(s.Plies, "ply", "plies")}
-		for k, n := range s.Players {
-			out[i].Names = append(out[i].Names, seatName{Seat: k + 1, Name: n, Winner: s.Winner != nil && *s.Winner == k+1})
-		}
+		b.Reset()
+		writeGameRow(&b, s)
+		out[i].HTML = template.HTML(b.String())
 	}
 	return out
 }
+
+// writeGameRow writes a game's row of the "games" table: its number and
+// result linking to its page, its game (and seats past two), date,
+// players (the winner in bold), plies and event. It is written here and
+// not in the template because html/template's escaping, a call through
+// reflection for each value, cost about 25 µs a row: most of the time of
+// a page of 50 games (docs/web.md, "Speed"). Every value is escaped as
+// html/template escapes text; TestGameRowHTML checks the row against
+// the template it replaced.
+func writeGameRow(b *strings.Builder, s archive.Summary) {
+	id := strconv.FormatInt(s.ID, 10)
+	b.WriteString("<tr>\n<td><a href=\"/game/" + id + "\">" + id + "</a></td>\n<td>")
+	writeText(b, s.Game)
+	if s.Seats > 2 {
+		b.WriteString(" (" + strconv.Itoa(s.Seats) + ")")
+	}
+	b.WriteString("</td>\n<td class=\"date\">")
+	writeText(b, dash(s.Date))
+	b.WriteString("</td>\n<td>")
+	for k, n := range s.Players {
+		if k > 0 {
+			b.WriteString(" – ")
+		}
+		if s.Winner != nil && *s.Winner == k+1 {
+			b.WriteString("<strong>")
+			writeText(b, n)
+			b.WriteString("</strong>")
+		} else {
+			writeText(b, n)
+		}
+	}
+	b.WriteString("</td>\n<td><a href=\"/game/" + id + "\">")
+	writeText(b, s.Result)
+	b.WriteString("</a></td>\n<td class=\"n\">" + strconv.Itoa(s.Plies) + "</td>\n<td>")
+	writeText(b, dash(s.Event))
+	b.WriteString("</td>\n</tr>")
+}
+
+// textEscaper escapes text in HTML as html/template does.
+var textEscaper = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "'", "&#39;", "&", "&amp;", "+", "&#43;", "<", "&lt;", ">", "&gt;")
+
+func writeText(b *strings.Builder, s string) { textEscaper.WriteString(b, s) }
 
 // countCap is how many games a search counts at most (past the page
 // shown): beyond it the page says "more than 1,000 games", as large

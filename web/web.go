@@ -316,12 +316,15 @@ var funcs = template.FuncMap{
 	"score": func(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) },
 	"num":   func(n int) string { return thousands(n) },
 	"round": func(f float64) string { return fmt.Sprintf("%.0f", f) },
-	"dash": func(s string) string {
-		if s == "" {
-			return "–"
-		}
-		return s
-	},
+	"dash":  dash,
+}
+
+// dash is s, or a dash for nothing.
+func dash(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
 }
 
 // parsePages parses each page with the layout it shares.
