@@ -177,6 +177,9 @@ func TestSearchPlansAgree(t *testing.T) {
 				if !slices.Equal(got, w) {
 					t.Errorf("limit %d offset %d: %v, want %v", pq.Limit, pq.Offset, got, w)
 				}
+				if n, err := a.Count(ctx, pq); err != nil || n != len(w) {
+					t.Errorf("Count with limit %d offset %d: %d, %v; want %d", pq.Limit, pq.Offset, n, err, len(w))
+				}
 			}
 		})
 	}
@@ -237,6 +240,22 @@ func TestMigration7(t *testing.T) {
 		}
 		if !slices.Equal(ids, want[i]) {
 			t.Errorf("%+v after the upgrade: %v, want %v", q, ids, want[i])
+		}
+	}
+}
+
+// TestAppendIDs reads group_concat's lists of ids, and refuses anything
+// else.
+func TestAppendIDs(t *testing.T) {
+	for in, want := range map[string][]int64{"": nil, "7": {7}, "1,22,333": {1, 22, 333}, "34359738367,0": {34359738367, 0}} {
+		got, err := appendIDs(nil, []byte(in))
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("appendIDs(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"1,,2", "1,", ",1", "x", "1 2", "-1", "1234567890123456789"} {
+		if got, err := appendIDs(nil, []byte(in)); err == nil {
+			t.Errorf("appendIDs(%q) = %v, want an error", in, got)
 		}
 	}
 }
