@@ -115,6 +115,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer close(analysisDone)
 		d.analysisLoop(ctx)
 	}()
+	// Another process may queue mails and jobs in the same file: the web
+	// site's play pages (icepost web -config). Its commits wake the loops.
+	watchDone := make(chan struct{})
+	go func() {
+		defer close(watchDone)
+		d.watchOthers(ctx)
+	}()
 	if err := d.Server.Resume(ctx); err != nil {
 		log.Warn("resuming the clocks", "err", err)
 	}
@@ -165,7 +172,60 @@ func (d *Daemon) Run(ctx context.Context) error {
 	<-sendDone
 	<-botDone
 	<-analysisDone
+	<-watchDone
 	return nil
+}
+
+// watchEvery is how often watchOthers looks for another process's
+// commits.
+const watchEvery = 250 * time.Millisecond
+
+// watchOthers wakes the outbox and the job loops whenever a commit was
+// made on another connection to the database: a move on the web site's
+// play pages queues the other players' boards and the bot's job from
+// another process, which cannot poke this one, and they would otherwise
+// wait for the loops' next look (a minute). SQLite's PRAGMA data_version,
+// read on one connection held for the purpose, changes when any other
+// connection commits (this process's own too: a wake then costs one
+// more look at the outbox or the jobs). Reading it takes microseconds
+// and holds no transaction open.
+func (d *Daemon) watchOthers(ctx context.Context) {
+	log := d.Server.log()
+	conn, err := d.Server.DB.Conn(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Warn("watching the database for other processes' commits: moves made on the web site wait for the next poll", "err", err)
+		}
+		return
+	}
+	defer conn.Close()
+	t := time.NewTicker(watchEvery)
+	defer t.Stop()
+	last, warned := int64(-1), false
+	for {
+		var v int64
+		if err := conn.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			if !warned {
+				log.Warn("watching the database for other processes' commits", "err", err)
+				warned = true
+			}
+		} else {
+			if last >= 0 && v != last {
+				d.poke()
+				d.wakeBots()
+				d.wakeAnalyses()
+			}
+			last, warned = v, false
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) {

@@ -33,6 +33,8 @@ type world struct {
 	d     *Daemon
 	clock *fakeClock
 	n     atomic.Int64
+	// dbPath is the database file, for a second process's connections.
+	dbPath string
 
 	imapAddr string
 	// messages lists a user's mails in a folder ("" for INBOX).
@@ -99,7 +101,8 @@ func newDovecotWorld(t testing.TB) *world {
 
 func (w *world) setup() {
 	t := w.t
-	db, err := OpenDB(t.TempDir() + "/icepost.db")
+	w.dbPath = t.TempDir() + "/icepost.db"
+	db, err := OpenDB(w.dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,82 @@
+package pbem
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestOtherProcessWakesDaemon: a move made on the web site's play pages
+// by another process (its own Server on its own connections to the file,
+// as icepost web -config runs) reaches the running daemon at once: the
+// bot answers and ada gets the board within seconds, while the daemon's
+// loops look on their own only once an hour. Then a game between two
+// people: bob's board leaves as soon as ada moves on the page.
+func TestOtherProcessWakesDaemon(t *testing.T) {
+	w := newWorld(t)
+	quickBots(w)
+	w.send("ada", "challenge icesickle bot level=1")
+	w.send("ada", "challenge icesickle "+w.sys.Address("bob"))
+	w.deliver(w.reply("bob", w.last("bob"), "accept"))
+	w.step()
+	db, err := OpenDB(w.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	web := &Server{DB: db, Address: w.srv.Address, Secret: w.srv.Secret, Now: w.clock.Now, ErrorLimit: 100, Archive: testArchive{}}
+
+	w.d = w.newDaemon()
+	w.d.Poll, w.d.TickEvery = time.Hour, time.Hour
+	ctx, stop := context.WithCancel(w.ctx)
+	done := make(chan error, 1)
+	go func() { done <- w.d.Run(ctx) }()
+	defer func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	// Once the daemon has started, its first looks are done: wait for
+	// the mails of the setup to be sent.
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("after 20 s: %s", what)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	waitFor("mails of the setup unsent", func() bool {
+		var n int
+		w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`).Scan(&n)
+		return n == 0
+	})
+	time.Sleep(2 * watchEvery)
+
+	before := len(w.inbox("ada"))
+	said, err := web.WebAct(w.ctx, w.srv.PlayCapability(1, 1), 0, moveFor(t, w, 1, 0))
+	if err != nil || !strings.HasPrefix(said, "Done") {
+		t.Fatalf("ada's move on the page: %q, %v", said, err)
+	}
+	waitFor("no board with the bot's answer", func() bool {
+		in := w.inbox("ada")
+		return len(in) > before && strings.Contains(in[len(in)-1].text, "icepost bot level 1 played")
+	})
+	if g := replay(t, w, 1); g.Ply() != 2 {
+		t.Errorf("game 1 at ply %d, want 2", g.Ply())
+	}
+
+	before = len(w.inbox("bob"))
+	said, err = web.WebAct(w.ctx, w.srv.PlayCapability(2, 1), 0, moveFor(t, w, 2, 0))
+	if err != nil || !strings.HasPrefix(said, "Done") {
+		t.Fatalf("ada's move in game 2 on the page: %q, %v", said, err)
+	}
+	waitFor("no board for bob", func() bool { return len(w.inbox("bob")) > before })
+	if !strings.Contains(w.last("bob").text, "YOUR MOVE, bob") {
+		t.Errorf("bob's mail:\n%s", w.last("bob").text)
+	}
+}
