@@ -257,3 +257,16 @@ func wins(s rules.State, seat int) bool {
 	o := s.Outcome()
 	return o.Over && o.Winner == seat
 }
+
+// MissedWin reports whether m, the analysis of a move played in s, is a
+// win in one missed: its better move, played in s, wins the game for
+// the mover at once. Such a move is always a blunder, even when the win
+// was only put off a turn (After 1), which the estimates alone would not
+// say; the displays say it in words.
+func MissedWin(s rules.State, m Move) bool {
+	if m.Mark != Blunder || m.Better == "" || s.ToMove() != m.Seat {
+		return false
+	}
+	next, _, err := rules.Play(s, m.Better)
+	return err == nil && wins(next, m.Seat)
+}

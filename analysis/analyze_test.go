@@ -141,6 +141,9 @@ func TestMissedWinInOne(t *testing.T) {
 			if !strings.Contains(oneLine(rec.String()), s.FormatMove(win)+" {[%eval 1.00] [%engine]})") {
 				t.Errorf("the win is not the variation:\n%s", rec)
 			}
+			if !MissedWin(s, a) {
+				t.Errorf("MissedWin is false for %+v", a)
+			}
 		})
 	}
 }
@@ -170,7 +173,7 @@ func TestWinPutOff(t *testing.T) {
 							if keepsWin(next, s.ToMove()) {
 								rec := recordFrom(t, s, m)
 								a := analyse(t, rec, 1).Moves[0]
-								if a.Mark != Blunder || a.Before != 1 || a.After != 1 || a.Better == "" {
+								if a.Mark != Blunder || a.Before != 1 || a.After != 1 || a.Better == "" || !MissedWin(s, a) {
 									t.Errorf("%s puts the win off a turn: %+v\n%s", a.Token, a, rec)
 								}
 								found++
@@ -237,6 +240,9 @@ func TestLetsTheNextSeatWin(t *testing.T) {
 			}
 			if next, _ := s.Play(b); lets(next) {
 				t.Errorf("the better move %s lets the next seat win too", a.Better)
+			}
+			if next, _ := s.Play(b); MissedWin(s, a) != wins(next, a.Seat) {
+				t.Errorf("MissedWin says %v of a move that lets the next seat win, whose better move %s wins: %v", MissedWin(s, a), a.Better, wins(next, a.Seat))
 			}
 		})
 	}

@@ -324,7 +324,10 @@ func worstMoves(g *game, rep *analysis.Report) string {
 				article = "an"
 			}
 			line := fmt.Sprintf("  move %d, %s%s  %s %s: %.2f before, %.2f after", m.Ply, m.Token, m.Mark.Symbol(), article, m.Mark, m.Before, m.After)
-			if m.Better != "" {
+			switch {
+			case m.Ply-1 < len(g.play.States) && analysis.MissedWin(g.play.States[m.Ply-1], m):
+				line = fmt.Sprintf("  move %d, %s%s  %s %s: it missed a win, %s wins at once", m.Ply, m.Token, m.Mark.Symbol(), article, m.Mark, m.Better)
+			case m.Better != "":
 				line += fmt.Sprintf("; better %s (%.2f)", m.Better, m.BetterEval)
 			}
 			b.WriteString(line + "\n")

@@ -16,6 +16,9 @@ import (
 
 	"icepost/analysis"
 	"icepost/notation"
+	"icepost/rules"
+	"icepost/rules/games"
+	"icepost/rules/rulestest"
 )
 
 // quickAnalyses makes the server's analyses fast for tests: level 1, one
@@ -462,5 +465,47 @@ func TestAnalysisLevelSetting(t *testing.T) {
 		if err != nil || b.analysisLevel() != c.want {
 			t.Errorf("analysis_level = %d: %v, level %d; want %d", c.level, err, b.analysisLevel(), c.want)
 		}
+	}
+}
+
+// The answer's worst moves say in words that a move missed a win in
+// one, and give the engine's move for the others.
+func TestWorstMovesMissedWin(t *testing.T) {
+	g, _ := games.Lookup("IceSickle")
+	start, err := g.Start(rules.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, win, miss, ok := rulestest.MissedWin(start, 5, 4)
+	if !ok {
+		t.Fatal("no position with a win in one in 200 random games")
+	}
+	rec, err := notation.FromMoves(nil, start, append(moves, miss))
+	if err != nil {
+		t.Fatal(err)
+	}
+	played, err := notation.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &analysis.Report{Level: 1, Seats: 2}
+	n := len(played.Moves)
+	for i := range played.Moves {
+		m := analysis.Move{Ply: i + 1, Seat: played.States[i].ToMove(), Token: played.Token(i + 1), Before: 0.5, After: 0.5}
+		if i == n-3 { // a mistake with a better move that does not win
+			m.After, m.Mark, m.Better, m.BetterEval = 0.3, analysis.Mistake, played.Token(i+1), 0.5
+		}
+		if i == n-1 {
+			m.Before, m.After, m.Mark = 1, 0.2, analysis.Blunder
+			m.Better, m.BetterEval = played.States[i].FormatMove(win), 1
+		}
+		rep.Moves = append(rep.Moves, m)
+	}
+	gm := &game{id: 7, seats: []seat{{name: "Ada"}, {name: "Bob"}}, play: played}
+	text := worstMoves(gm, rep)
+	missed := fmt.Sprintf("move %d, %s??  a blunder: it missed a win, %s wins at once", n, played.Token(n), played.States[n-1].FormatMove(win))
+	other := fmt.Sprintf("move %d, %s?  a mistake: 0.50 before, 0.30 after; better %s (0.50)", n-2, played.Token(n-2), played.Token(n-2))
+	if !strings.Contains(text, missed) || !strings.Contains(text, other) {
+		t.Errorf("the worst moves lack %q or %q:\n%s", missed, other, text)
 	}
 }

@@ -1,10 +1,12 @@
 package tabletop_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"icepost/analysis"
 	"icepost/engine"
 	"icepost/notation"
 	"icepost/rules"
@@ -113,7 +115,7 @@ func TestReview(t *testing.T) {
 	if out := r.line("review 1"); !strings.Contains(out, "the game is not over") {
 		t.Fatalf("review before the end says:\n%s", out)
 	}
-	missed, win := "", ""
+	missed, win, missedAt := "", "", 0
 	for ply := 0; ply < 200 && !r.file().Over(); ply++ {
 		st := r.file().Final()
 		ms := st.Moves(nil)
@@ -129,7 +131,7 @@ func TestReview(t *testing.T) {
 		switch {
 		case len(winning) > 0 && missed == "" && len(other) > 0:
 			m = other[0]
-			missed, win = st.FormatMove(m), st.FormatMove(winning[0])
+			missed, win, missedAt = st.FormatMove(m), st.FormatMove(winning[0]), ply
 		case len(winning) > 0:
 			m = winning[0]
 		case len(other) > 0:
@@ -148,6 +150,17 @@ func TestReview(t *testing.T) {
 	}
 	if strings.Count(out, "the engine plays ") != 3 {
 		t.Errorf("review shows not three better moves (the win missed was %s):\n%s", win, out)
+	}
+	// Had the missed win been among the worst moves (here it put the
+	// win off: it lost less than the others), its line says so.
+	st := r.file().States[missedAt]
+	m := analysis.Move{Ply: missedAt + 1, Seat: st.ToMove(), Token: missed, Mark: analysis.Blunder, Before: 1, After: 0.85, Better: win, BetterEval: 1}
+	if got, want := tabletop.WorstMove(st, m, "Ada"), "  move "+strconv.Itoa(missedAt+1)+", "+missed+"?? by Ada, a blunder: it missed a win, "+win+" wins at once."; got != want {
+		t.Errorf("the line of the missed win:\n got %q\nwant %q", got, want)
+	}
+	m.Better = r.file().States[missedAt].FormatMove(r.file().Moves[missedAt])
+	if got := tabletop.WorstMove(st, m, "Ada"); !strings.Contains(got, "85% where 100% could be kept; the engine plays "+m.Better+" (100%).") {
+		t.Errorf("the line of a blunder whose better move does not win: %q", got)
 	}
 	if out := r.line("review 9"); !strings.Contains(out, "from 1 to 5") {
 		t.Errorf("review 9 says:\n%s", out)

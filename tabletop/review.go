@@ -7,6 +7,7 @@ import (
 
 	"icepost/analysis"
 	"icepost/engine"
+	"icepost/rules"
 )
 
 // review analyses the finished game (package analysis) and shows it: the
@@ -78,10 +79,25 @@ func (s *Session) printReview(r *analysis.Report) {
 	}
 	s.printf("The worst moves:\n")
 	for _, m := range marked[:min(3, len(marked))] {
-		s.printf("  move %d, %s%s by %s, a %s: %.0f%% where %.0f%% could be kept", m.Ply, m.Token, m.Mark.Symbol(), s.seatName(m.Seat), m.Mark, 100*m.After, 100*m.Before)
-		if m.Better != "" {
-			s.printf("; the engine plays %s (%.0f%%)", m.Better, 100*m.BetterEval)
+		var before rules.State
+		if m.Ply-1 < len(s.game.States) {
+			before = s.game.States[m.Ply-1]
 		}
-		s.printf(".\n")
+		s.printf("%s\n", worstMove(before, m, s.seatName(m.Seat)))
 	}
+}
+
+// worstMove is the review's line of a marked move m by who, played in
+// before (nil when not known): what it kept against what could be kept,
+// and the engine's move, or that it missed a win in one.
+func worstMove(before rules.State, m analysis.Move, who string) string {
+	line := fmt.Sprintf("  move %d, %s%s by %s, a %s: ", m.Ply, m.Token, m.Mark.Symbol(), who, m.Mark)
+	if before != nil && analysis.MissedWin(before, m) {
+		return line + "it missed a win, " + m.Better + " wins at once."
+	}
+	line += fmt.Sprintf("%.0f%% where %.0f%% could be kept", 100*m.After, 100*m.Before)
+	if m.Better != "" {
+		line += fmt.Sprintf("; the engine plays %s (%.0f%%)", m.Better, 100*m.BetterEval)
+	}
+	return line + "."
 }

@@ -38,6 +38,7 @@ type evalView struct {
 	Symbol        string // "?"
 	Better        string // the engine's move, "" for none
 	BetterEval    string
+	MissedWin     bool // Better would have won at once
 	Arrow         bool // the better move is drawn on the board
 }
 
@@ -85,6 +86,7 @@ func newAnalysisView(g *notation.Game, r *analysis.Report, ply int, at func(int)
 			Before: prob(m.Before), After: prob(m.After), Mark: m.Mark.String(), Symbol: m.Mark.Symbol()}
 		if m.Better != "" {
 			ev.Better, ev.BetterEval = m.Better, prob(m.BetterEval)
+			ev.MissedWin = ply-1 < len(g.States) && analysis.MissedWin(g.States[ply-1], m)
 		}
 		av.Move = ev
 	}

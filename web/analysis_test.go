@@ -15,6 +15,7 @@ import (
 	"icepost/render"
 	"icepost/rules"
 	"icepost/rules/games"
+	"icepost/rules/rulestest"
 )
 
 // analysedGame is a game of Pikemen in the archive whose record holds
@@ -425,5 +426,56 @@ func TestGameHalfAnalysis(t *testing.T) {
 	}
 	if !strings.Contains(p, `id="moves"`) {
 		t.Error("no move list")
+	}
+}
+
+// A move that missed a win in one says so in words, whatever its
+// estimates (a win put off a turn reads 1.00 → 1.00): "Missed a win:
+// X wins at once".
+func TestGameAnalysisMissedWin(t *testing.T) {
+	ts, _, a := newTestSite(t, 10, nil)
+	g, _ := games.Lookup("IceSickle")
+	start, err := g.Start(rules.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A random game up to a position where the mover can win at once,
+	// and a move that does not.
+	moves, win, miss, ok := rulestest.MissedWin(start, 5, 4)
+	if !ok {
+		t.Fatal("no position with a win in one in 200 random games")
+	}
+	tags := []notation.Tag{{Name: "Event", Value: "Missed win"}, {Name: "Player1", Value: "Ada"}, {Name: "Player2", Value: "Bob"}}
+	rec, err := notation.FromMoves(tags, start, append(moves, miss))
+	if err != nil {
+		t.Fatal(err)
+	}
+	played, err := notation.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &analysis.Report{Level: 1, Seats: 2}
+	for i := range played.Moves {
+		m := analysis.Move{Ply: i + 1, Seat: played.States[i].ToMove(), Token: played.Token(i + 1), Before: 0.5, After: 0.5}
+		if i == len(played.Moves)-1 {
+			m.Before, m.After, m.Mark = 1, 1, analysis.Blunder
+			m.Better, m.BetterEval = played.States[i].FormatMove(win), 1
+		}
+		rep.Moves = append(rep.Moves, m)
+	}
+	if err := analysis.Annotate(rec, rep); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Import(context.Background(), strings.NewReader(rec.String()), "missed.rec", archive.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	found, err := a.Search(context.Background(), archive.Query{Event: "Missed win"})
+	if err != nil || len(found) != 1 {
+		t.Fatalf("the game: %v, %d found", err, len(found))
+	}
+	p := page(t, ts.URL, fmt.Sprintf("/game/%d", found[0].ID))
+	want := "Missed a win: " + played.States[len(moves)].FormatMove(win) + " wins at once"
+	if !strings.Contains(p, want) || strings.Contains(p, "Better: ") {
+		t.Errorf("the page of a missed win lacks %q, or says Better:\n%s", want, section(t, p, `<p class="eval">`, "p"))
 	}
 }

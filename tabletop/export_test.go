@@ -1,0 +1,4 @@
+package tabletop
+
+// WorstMove is worstMove, for the tests of package tabletop_test.
+var WorstMove = worstMove
