@@ -195,21 +195,7 @@ func TestMigration7(t *testing.T) {
 		t.Fatal(err)
 	}
 	queries := []Query{{Event: "open", Since: "2010"}, {Player: "p2", Limit: 5}, {Player: "p2", Result: "win", Until: "2015"}}
-	var want [][]int64
-	for _, q := range queries {
-		ss, err := a.SearchOrdered(ctx, q, DateNewest)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []int64
-		for _, s := range ss {
-			ids = append(ids, s.ID)
-		}
-		if len(ids) == 0 {
-			t.Fatalf("%+v: no games; the test needs some", q)
-		}
-		want = append(want, ids)
-	}
+	want := newestIDs(t, a, queries)
 	// Back to the schema of migration 6.
 	if _, err := a.DB().Exec(`DROP TRIGGER games_event_insert; DROP TRIGGER games_event_update; DROP TABLE events;
 		DROP INDEX games_event_date; DROP INDEX seats_player_date; ALTER TABLE seats DROP COLUMN sort_date;
@@ -229,8 +215,20 @@ func TestMigration7(t *testing.T) {
 	if events != 6 || dated == 0 || datedSeats != dated {
 		t.Errorf("after the upgrade: %d events (want 6), %d seats with a date of %d", events, datedSeats, dated)
 	}
-	for i, q := range queries {
-		ss, err := a.SearchOrdered(ctx, q, DateNewest)
+	for i, ids := range newestIDs(t, a, queries) {
+		if !slices.Equal(ids, want[i]) {
+			t.Errorf("%+v after the upgrade: %v, want %v", queries[i], ids, want[i])
+		}
+	}
+}
+
+// newestIDs lists the games of each query newest first (DateNewest);
+// every query must find some, or the test that asks says nothing.
+func newestIDs(t *testing.T, a *Archive, queries []Query) [][]int64 {
+	t.Helper()
+	var out [][]int64
+	for _, q := range queries {
+		ss, err := a.SearchOrdered(context.Background(), q, DateNewest)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,10 +236,12 @@ func TestMigration7(t *testing.T) {
 		for _, s := range ss {
 			ids = append(ids, s.ID)
 		}
-		if !slices.Equal(ids, want[i]) {
-			t.Errorf("%+v after the upgrade: %v, want %v", q, ids, want[i])
+		if len(ids) == 0 {
+			t.Fatalf("%+v: no games; the test needs some", q)
 		}
+		out = append(out, ids)
 	}
+	return out
 }
 
 // TestAppendIDs reads group_concat's lists of ids, and refuses anything

@@ -158,26 +158,7 @@ func TestMigration9(t *testing.T) {
 		t.Fatal(err)
 	}
 	queries := []Query{{Text: "quiet", Limit: 50}, {Text: "quiet", Game: "Pikemen", Limit: 5}, {Text: "p2", Since: "2010", Limit: 50}}
-	search := func(a *Archive, q Query) []int64 {
-		t.Helper()
-		ss, err := a.SearchOrdered(ctx, q, DateNewest)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []int64
-		for _, s := range ss {
-			ids = append(ids, s.ID)
-		}
-		return ids
-	}
-	var want [][]int64
-	for _, q := range queries {
-		ids := search(a, q)
-		if len(ids) == 0 {
-			t.Fatalf("%+v: no games; the test needs some", q)
-		}
-		want = append(want, ids)
-	}
+	want := newestIDs(t, a, queries)
 	// Back to the index of migration 1, with a stray row.
 	if _, err := a.DB().Exec(`CREATE VIRTUAL TABLE old_text USING fts4(players, event, comments, tokenize=unicode61);
 		INSERT INTO old_text(docid, players, event, comments) SELECT docid & ?, players, event, comments FROM game_text;
@@ -198,9 +179,9 @@ func TestMigration9(t *testing.T) {
 	if err != nil || checked != stored || failed != 0 {
 		t.Errorf("verify after the upgrade: %d checked, %d failed, %v", checked, failed, err)
 	}
-	for i, q := range queries {
-		if ids := search(a, q); !slices.Equal(ids, want[i]) {
-			t.Errorf("%+v after the upgrade: %v, want %v", q, ids, want[i])
+	for i, ids := range newestIDs(t, a, queries) {
+		if !slices.Equal(ids, want[i]) {
+			t.Errorf("%+v after the upgrade: %v, want %v", queries[i], ids, want[i])
 		}
 	}
 	// verify sees a game whose words are not where they belong.
