@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"icepost/analysis"
 	"icepost/notation"
 	"icepost/rules"
 )
@@ -78,6 +79,10 @@ type gameRow struct {
 	numbered                                 bool     // every one of ids is set
 	text                                     [3]string
 	prov                                     Provenance
+	// analysis is the record's own icepost analysis (a record analysed
+	// before it was imported), whose sums go into analysis and
+	// analysis_seats as archive analyze would put them; nil for none.
+	analysis *analysis.Report
 }
 
 type seatRow struct {
@@ -230,6 +235,13 @@ func (r *gameRow) fill(rec *notation.Record, g notation.Walked, start string, pr
 	r.tokens = joinTokens(rec.Main.Moves)
 	r.dedupe = dedupeKey(r.game, g.Options, start, rec)
 	r.text = [3]string{strings.Join(playerText, " "), strings.TrimSpace(r.event + " " + r.site), strings.Join(comments(rec), " ")}
+	if analysis.Level(rec) > 0 {
+		// A half or broken analysis is kept as the record's text only,
+		// as archive verify and the web page read it.
+		if rep, ok, err := analysis.Read(rec); err == nil && ok && len(rep.Moves) == r.plies {
+			r.analysis = rep
+		}
+	}
 	return nil
 }
 
@@ -469,6 +481,13 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 			return 0, false, fmt.Errorf("storing tag: %w", err)
 		}
 	}
+	if r.analysis != nil {
+		if ins.rows != nil {
+			ins.rows.analyses = append(ins.rows.analyses, gameAnalysis{id, r.analysis})
+		} else if err := insertAnalysis(ctx, ins.tx, id, r.analysis); err != nil {
+			return 0, false, fmt.Errorf("storing the analysis: %w", err)
+		}
+	}
 	if !ins.indexed {
 		ins.addPositions(id, r, ids)
 	}
@@ -563,6 +582,13 @@ func (b *rowBatch) close() {
 type batchRows struct {
 	games, seats, tags, text *rowBatch
 	texts                    []textRow
+	analyses                 []gameAnalysis // after the games: they refer to them
+}
+
+// gameAnalysis is an analysis read from a record, for a game's id.
+type gameAnalysis struct {
+	id  int64
+	rep *analysis.Report
 }
 
 // add adds a row to seats, tags or text, storing the games first when
@@ -592,6 +618,13 @@ func (br *batchRows) flush() error {
 			return err
 		}
 	}
+	for _, a := range br.analyses {
+		if err := insertAnalysis(br.games.ctx, br.games.tx, a.id, a.rep); err != nil {
+			return fmt.Errorf("storing the analysis of game %d: %w", a.id, err)
+		}
+	}
+	clear(br.analyses)
+	br.analyses = br.analyses[:0]
 	return nil
 }
 

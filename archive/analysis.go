@@ -307,20 +307,30 @@ func storeAnalysisTx(ctx context.Context, tx *sql.Tx, id int64, was, packed []by
 			return false, err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO analysis(game_id, level, analysed) VALUES (?, ?, ?)
-		ON CONFLICT(game_id) DO UPDATE SET level = excluded.level, analysed = excluded.analysed`, id, rep.Level, time.Now().Unix()); err != nil {
+	if err := insertAnalysis(ctx, tx, id, rep); err != nil {
 		return false, err
 	}
+	return true, nil
+}
+
+// insertAnalysis writes, inside tx, the rows of game id's analysis rep:
+// its level in analysis, each seat's sums in analysis_seats, in place of
+// any it had.
+func insertAnalysis(ctx context.Context, tx *sql.Tx, id int64, rep *analysis.Report) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO analysis(game_id, level, analysed) VALUES (?, ?, ?)
+		ON CONFLICT(game_id) DO UPDATE SET level = excluded.level, analysed = excluded.analysed`, id, rep.Level, time.Now().Unix()); err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM analysis_seats WHERE game_id = ?`, id); err != nil {
-		return false, err
+		return err
 	}
 	for seat, s := range seatSums(rep) {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO analysis_seats(game_id, seat, moves, loss, inaccuracies, mistakes, blunders)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, seat, s.moves, s.loss, s.inaccuracies, s.mistakes, s.blunds); err != nil {
-			return false, err
+			return err
 		}
 	}
-	return true, nil
+	return nil
 }
 
 // AnalysisSummary is what the analysed games say of a player's moves.

@@ -323,9 +323,10 @@ func TestAnalyzeInPlace(t *testing.T) {
 }
 
 // TestAnalyzeReadsAnalysedRecords: a record imported with an analysis
-// at the level asked for is stored from the record, without the engine;
-// the blunder filter and each player's average loss then give exactly
-// the hand-made report's numbers, through aliases.
+// has its rows at once, and archive analyze at that level (for one
+// imported before the import kept them) stores them from the record,
+// without the engine; the blunder filter and each player's average loss
+// then give exactly the hand-made report's numbers, through aliases.
 func TestAnalyzeReadsAnalysedRecords(t *testing.T) {
 	ctx := context.Background()
 	start, _ := games.Lookup("IceSickle")
@@ -351,19 +352,52 @@ func TestAnalyzeReadsAnalysedRecords(t *testing.T) {
 	}
 	a, _ := openTemp(t)
 	importText(t, a, rec.String()+"\n"+shortGames(t, 1, 9))
+	if got := searchIDs(t, a, Query{Blunder: "Bob"}); !slices.Equal(got, []int64{1}) {
+		t.Errorf("-blunder Bob after the import: %v", got)
+	}
+	checkStored(t, a, nil)
+	analysed := Query{Tags: []TagFilter{{"Annotator", "icepost level 3"}}}
+	if st, err := a.Analyze(ctx, analysed, AnalyzeOptions{Level: 3}); err != nil || st.Read != 0 || st.Analysed != 0 {
+		t.Errorf("analyze after the import: %+v %v; the analysed game is not analysed again", st, err)
+	}
+	// As an import before it kept the rows left it.
+	if _, err := a.DB().Exec(`DELETE FROM analysis_seats; DELETE FROM analysis`); err != nil {
+		t.Fatal(err)
+	}
 	if n, _ := a.Count(ctx, Query{Blunder: "Bob"}); n != 0 {
-		t.Errorf("-blunder Bob before archive analyze: %d games", n)
+		t.Errorf("-blunder Bob without the rows: %d games", n)
 	}
 	if n, _ := a.Count(ctx, Query{Text: "eval engine"}); n != 0 {
 		t.Errorf("-text \"eval engine\" finds %d games: the analysis's comments went into the full-text index", n)
 	}
 	// The other game is Ada's and Bob's too; the Annotator tag tells the
 	// analysed one.
-	st, err := a.Analyze(ctx, Query{Tags: []TagFilter{{"Annotator", "icepost level 3"}}}, AnalyzeOptions{Level: 3})
+	st, err := a.Analyze(ctx, analysed, AnalyzeOptions{Level: 3})
 	if err != nil || st != (AnalyzeStats{Selected: 1, Read: 1}) {
 		t.Fatalf("analyze: %+v %v", st, err)
 	}
 	checkStored(t, a, nil)
+	// A game added one at a time (AddGame, as the daemon adds its games)
+	// keeps its analysis's rows too.
+	one, _ := openTemp(t)
+	played, err := notation.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx, err := one.DB().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := AddGame(ctx, tx, played, Provenance{MailGame: "g1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := searchIDs(t, one, Query{Blunder: "Bob"}); !slices.Equal(got, []int64{1}) {
+		t.Errorf("-blunder Bob after AddGame: %v", got)
+	}
+	checkStored(t, one, nil)
 	if got := searchIDs(t, a, Query{Blunder: "bob"}); !slices.Equal(got, []int64{1}) {
 		t.Errorf("-blunder bob: %v", got)
 	}
