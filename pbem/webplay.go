@@ -114,15 +114,9 @@ func (s *Server) WebAct(ctx context.Context, capability string, ply int, line st
 	if err := h.confirmConditions(); err != nil {
 		return "", err
 	}
-	if err := h.flush(); err != nil {
+	// Queued, recorded under its key and committed as a mail is.
+	if err := h.commitMail(key, addr, "web: "+cmd.String()); err != nil {
 		return "", err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, ?, ?, ?)`,
-		key, h.now.Unix(), addr, truncate("web: "+cmd.String(), 500)); err != nil {
-		return "", fmt.Errorf("pbem: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return "", fmt.Errorf("pbem: commit: %w", err)
 	}
 	s.log().Info("web", "game", id, "seat", seat, "outcome", cmd.String())
 	return said, nil
