@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"icepost/analysis"
+	"icepost/archive"
 	"icepost/notation"
 )
 
@@ -101,9 +102,27 @@ func TestArchiveCLI(t *testing.T) {
 		t.Errorf("quarantine retry: exit %d\n%s", code, out)
 	}
 	code, out, _ = runArchive(t, db, "", "verify")
-	if code != exitOK || !strings.Contains(out, "20 games checked, 0 no longer validate") {
+	if code != exitOK || !strings.Contains(out, "20 games checked, 0 faults") {
 		t.Errorf("verify: exit %d\n%s", code, out)
 	}
+	// A game whose words are indexed in another game's language: verify
+	// names it and says what is wrong, then the words go back.
+	a, err := archive.Open(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const third = `(SELECT docid FROM game_text WHERE docid & 34359738367 = 3)`
+	if _, err := a.DB().Exec(`UPDATE game_text SET lang = 4 WHERE docid = ` + third); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runArchive(t, db, "", "verify")
+	if code != exitInvalid || !strings.Contains(out, "20 games checked, 1 fault\n") || !strings.Contains(errs, "game 3: the full-text index does not match the games") {
+		t.Errorf("verify of a game indexed in another language: exit %d\n%s%s", code, out, errs)
+	}
+	if _, err := a.DB().Exec(`UPDATE game_text SET lang = 1 WHERE docid = ` + third); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
 	code, out, _ = runArchive(t, db, "", "alias", "Random 1", "R. One")
 	if code != exitOK {
 		t.Errorf("alias: exit %d %s", code, out)
