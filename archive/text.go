@@ -9,7 +9,7 @@ import (
 
 // The full-text index, game_text (FTS4), is kept so that a search by
 // words reads about a page of its index however many games hold the
-// words (migration 9; docs/archive.md "Searches at a million games"):
+// words (migration 9; docs/archive.md "Words at a million games"):
 //
 //   - Each game of a game (IceSickle, Pikemen, ...) is in a language of
 //     its own (FTS4's languageid, the hidden column lang), so that words

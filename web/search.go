@@ -91,7 +91,7 @@ func (s *Site) home(w http.ResponseWriter, r *http.Request) error {
 }
 
 // gameRow is one game in a list of games: its row of the "games" table
-// (templates/_parts.html), written by gameRowHTML.
+// (templates/_parts.html), written by writeGameRow.
 type gameRow struct {
 	HTML template.HTML
 }
