@@ -53,6 +53,18 @@ type PlayerData struct {
 	MailsTo   []MailTo       `json:"mails_to"`   // mails queued or sent to the address
 	Errors    []time.Time    `json:"error_replies"`
 	Archived  []ArchivedGame `json:"archived"`
+	// Analyses are the computer analyses stored of the player's games
+	// by mail (asked for with analyze): annotated records, which name
+	// the players as the games' records do.
+	Analyses []PlayerAnalysis `json:"analyses"`
+}
+
+// PlayerAnalysis is a stored analysis of one of the player's games.
+type PlayerAnalysis struct {
+	Game    int64     `json:"game"`
+	Level   int       `json:"level"`
+	Created time.Time `json:"created"`
+	Record  string    `json:"record"`
 }
 
 // PlayerSettings is a row of pbem_players.
@@ -122,7 +134,8 @@ func unixPtr(sec sql.NullInt64) *time.Time {
 }
 
 // ExportPlayer returns everything the daemon's database keeps about an
-// address: its seats with the games' records, its settings, vacations,
+// address: its seats with the games' records and their stored analyses,
+// its settings, vacations,
 // the games it observes, the mails from it the daemon handled and those
 // queued or sent to it, the times of the error replies it got, and the
 // archived games it played. An address nothing is kept about is refused
@@ -139,7 +152,7 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 	}
 	defer tx.Rollback()
 	p := &PlayerData{Address: addr, Games: []PlayerGame{}, Observing: []int64{}, Vacations: []Vacation{},
-		MailsFrom: []MailFrom{}, MailsTo: []MailTo{}, Errors: []time.Time{}, Archived: []ArchivedGame{}}
+		MailsFrom: []MailFrom{}, MailsTo: []MailTo{}, Errors: []time.Time{}, Archived: []ArchivedGame{}, Analyses: []PlayerAnalysis{}}
 	each := func(query string, scan func(*sql.Rows) error, args ...any) error {
 		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
@@ -175,6 +188,20 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 		}
 		g.Created, g.Updated = unixTime(created), unixTime(updated)
 		p.Games = append(p.Games, g)
+		return nil
+	}, addr)
+	if err != nil {
+		return nil, err
+	}
+	err = each(`SELECT a.game_id, a.level, a.created_at, a.record FROM pbem_analyses a
+		WHERE a.game_id IN (SELECT game_id FROM pbem_seats WHERE address = ?) ORDER BY a.game_id, a.level`, func(r *sql.Rows) error {
+		var a PlayerAnalysis
+		var created int64
+		if err := r.Scan(&a.Game, &a.Level, &created, &a.Record); err != nil {
+			return err
+		}
+		a.Created = unixTime(created)
+		p.Analyses = append(p.Analyses, a)
 		return nil
 	}, addr)
 	if err != nil {

@@ -83,6 +83,10 @@ func TestExportPlayer(t *testing.T) {
 	if len(p.Archived) != 1 || !strings.Contains(p.Archived[0].Record, `[Termination "resignation"]`) || p.Archived[0].MailGame == "" {
 		t.Errorf("archived: %+v", p.Archived)
 	}
+	if len(p.Analyses) != 1 || p.Analyses[0].Game != ids[0] || !strings.Contains(p.Analyses[0].Record, "ada <ada@club.test>") ||
+		!strings.Contains(p.Analyses[0].Record, "[%eval ") {
+		t.Errorf("analyses: %+v", p.Analyses)
+	}
 	observed := slices.ContainsFunc(p.MailsFrom, func(m MailFrom) bool { return m.Outcome == "observe 3" })
 	if len(p.MailsFrom) < 6 || !observed {
 		t.Errorf("mails from ada: %+v", p.MailsFrom)
