@@ -59,10 +59,15 @@ func browser(t *testing.T) context.Context {
 	return ctx
 }
 
+// stepLimit is how long a browser step may take: ample, since the steps
+// that play a move draw board pictures and wait for the database, and
+// under -race on a loaded machine (CI's) one took over 20 s.
+const stepLimit = 60 * time.Second
+
 // do runs browser steps with a time limit.
 func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, stepLimit)
 	defer cancel()
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		t.Fatal(err)
@@ -72,7 +77,7 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 // value runs one browser action that gives a value, with a time limit.
 func value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, stepLimit)
 	defer cancel()
 	v, err := chromedp.Run(ctx, a)
 	if err != nil {
