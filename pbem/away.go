@@ -252,6 +252,7 @@ func (h *handling) undo(r *request) error {
 			return err
 		}
 	}
+	g.timesFrom = min(g.timesFrom, g.ply()+1) // the undone moves' times go
 	// Conditional moves were given for the position before the undo; the
 	// same position may come back, but they no longer stand.
 	if err := h.dropConditions(g.id); err != nil {

@@ -42,6 +42,10 @@ type game struct {
 	// dropped says, by author's seat, which conditional moves the last
 	// move dropped and why: told in that seat's next board mail.
 	dropped map[int]string
+	// stored is the ply the stored game had, and timesFrom the first ply
+	// whose time saveGame writes (pbem_move_times): the one after it, or
+	// an undone one.
+	stored, timesFrom int
 }
 
 var errNoGame = mailgames.ErrNoGame
@@ -54,6 +58,8 @@ func (h *handling) loadGame(id int64) (*game, error) {
 		return nil, err
 	}
 	g := &game{id: id, status: st.Status, drawOffers: st.DrawOffers, play: st.Play}
+	g.stored = g.ply()
+	g.timesFrom = g.stored + 1
 	for _, s := range st.Seats {
 		g.seats = append(g.seats, seat{address: s.Address, name: s.Name, accepted: s.Accepted, bot: s.Bot})
 	}
@@ -120,7 +126,28 @@ func (h *handling) saveGame(g *game) error {
 		g.status, text, g.ply(), g.drawOffers, h.now.Unix(), g.id); err != nil {
 		return err
 	}
+	if err := h.saveMoveTimes(g); err != nil {
+		return err
+	}
 	return h.queueBot(g)
+}
+
+// saveMoveTimes notes the time of the moves made since the game was
+// loaded (pbem_move_times), after taking away those of plies undone.
+func (h *handling) saveMoveTimes(g *game) error {
+	from := max(g.timesFrom, 1)
+	if from <= g.stored {
+		if _, err := h.tx.ExecContext(h.ctx, `DELETE FROM pbem_move_times WHERE game_id = ? AND ply >= ?`, g.id, from); err != nil {
+			return err
+		}
+	}
+	for ply := from; ply <= g.ply(); ply++ {
+		if _, err := h.tx.ExecContext(h.ctx, `INSERT OR REPLACE INTO pbem_move_times (game_id, ply, at) VALUES (?, ?, ?)`, g.id, ply, h.now.Unix()); err != nil {
+			return err
+		}
+	}
+	g.stored, g.timesFrom = g.ply(), g.ply()+1
+	return nil
 }
 
 // end ends the game other than by the rules (resignation, agreement, time

@@ -400,9 +400,10 @@ func nameKey(n string) string { return strings.ToLower(strings.Join(strings.Fiel
 
 // mailEntries are a game by mail's events, oldest first: its start, each
 // move, and its end when no move ended it (a resignation, a draw agreed,
-// a loss on time); g is its record replayed. The latest has the time of the game's last change;
-// the earlier ones, whose times the daemon does not keep, the day it
-// began.
+// a loss on time); g is its record replayed. Each move has the time it
+// was made (gi.Moved), and the latest entry the time of the game's last
+// change; the start, and a move made before the daemon kept the times,
+// the day it began.
 func mailEntries(gi mailgames.Game, g *notation.Game) []feedEntry {
 	names := displayNames(g.Record.Players())
 	id := strconv.FormatInt(gi.ID, 10)
@@ -434,7 +435,7 @@ func mailEntries(gi mailgames.Game, g *notation.Game) []feedEntry {
 			title:   fmt.Sprintf("%s: %s played %s", name, who, tok),
 			summary: sum + ".",
 			path:    "/live/" + id + "?ply=" + strconv.Itoa(k),
-			at:      began,
+			at:      movedAt(gi, k, began),
 		})
 	}
 	if g.Over() && !g.Final().Outcome().Over {
@@ -450,6 +451,14 @@ func mailEntries(gi mailgames.Game, g *notation.Game) []feedEntry {
 		es[len(es)-1].at = gi.Changed
 	}
 	return es
+}
+
+// movedAt is when move k of gi was made, or began when not known.
+func movedAt(gi mailgames.Game, k int, began time.Time) time.Time {
+	if k-1 < len(gi.Moved) && !gi.Moved[k-1].IsZero() {
+		return gi.Moved[k-1]
+	}
+	return began
 }
 
 func scoreWords(sc []int, names []string) string {

@@ -140,6 +140,16 @@ func TestFeeds(t *testing.T) {
 		if first := f.Entries[len(f.Entries)-1]; !strings.HasSuffix(first.ID, ":live/1/0") || !strings.Contains(first.Summary, "The game began") {
 			t.Errorf("the first entry: %+v", first)
 		}
+		// Each move has the time it was made, not the day the game began.
+		if len(gi.Moved) != n {
+			t.Fatalf("%d move times for %d moves", len(gi.Moved), n)
+		}
+		for k := 1; k <= n; k++ {
+			e := f.Entries[n-k]
+			if gi.Moved[k-1].IsZero() || e.Updated != atomTime(gi.Moved[k-1]) || e.Updated == oldest(f).Updated {
+				t.Errorf("move %d's entry is of %s; the move was made at %s, the game began %s", k, e.Updated, gi.Moved[k-1], oldest(f).Updated)
+			}
+		}
 		// The same feed again, byte for byte; with its ETag, a 304.
 		if _, again, etag2 := fetchFeed(t, ts.URL, "/live/1/feed"); again != body || etag2 != etag || etag == "" {
 			t.Errorf("the feed changed with nothing played (ETag %q, then %q)", etag, etag2)
@@ -313,3 +323,6 @@ func TestDateTime(t *testing.T) {
 		}
 	}
 }
+
+// oldest is a feed's oldest entry (entries come newest first).
+func oldest(f atomFeed) atomEntry { return f.Entries[len(f.Entries)-1] }

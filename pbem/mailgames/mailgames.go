@@ -118,8 +118,12 @@ type Game struct {
 	// Changed is when the game last changed hands or status (a move, an
 	// undo, its start or its end): while it runs, the time of its last
 	// move; once over, of its end. Zero for games that ended before the
-	// daemon kept it. The daemon keeps no time for earlier moves.
+	// daemon kept it.
 	Changed time.Time
+	// Moved is when each move was made, by ply (Moved[0] the first
+	// move's); zero for a move made before the daemon kept the times
+	// (pbem_move_times).
+	Moved []time.Time
 }
 
 // Reader reads the games of one daemon's database. Every read runs in a
@@ -242,6 +246,9 @@ func describe(ctx context.Context, q Querier, id int64, now time.Time) (Game, er
 	for _, seat := range st.Seats {
 		g.Players = append(g.Players, seat.Address)
 	}
+	if g.Moved, err = moveTimes(ctx, q, id, g.Ply); err != nil {
+		return g, err
+	}
 	if st.Status != Active {
 		return g, nil
 	}
@@ -252,4 +259,25 @@ func describe(ctx context.Context, q Querier, id int64, now time.Time) (Game, er
 	}
 	g.Left, g.Paused = c.Left(), c.Paused
 	return g, nil
+}
+
+// moveTimes reads when each of a game's plies moves was made; zero for
+// those with no time kept.
+func moveTimes(ctx context.Context, q Querier, id int64, plies int) ([]time.Time, error) {
+	out := make([]time.Time, plies)
+	rows, err := q.QueryContext(ctx, `SELECT ply, at FROM pbem_move_times WHERE game_id = ? AND ply <= ? ORDER BY ply`, id, plies)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ply, at int64
+		if err := rows.Scan(&ply, &at); err != nil {
+			return nil, err
+		}
+		if ply >= 1 && int(ply) <= plies {
+			out[ply-1] = time.Unix(at, 0)
+		}
+	}
+	return out, rows.Err()
 }
