@@ -86,6 +86,14 @@ type PlayerGame struct {
 	Updated    time.Time `json:"updated"`
 	Record     string    `json:"record"`
 	Conditions string    `json:"conditional_moves,omitempty"`
+	// Moved is when each move was made, by ply, where the daemon kept it.
+	Moved []MoveTime `json:"move_times,omitempty"`
+}
+
+// MoveTime is when a move of a game was made.
+type MoveTime struct {
+	Ply int       `json:"ply"`
+	At  time.Time `json:"at"`
 }
 
 // Vacation is one of the player's vacations.
@@ -134,7 +142,8 @@ func unixPtr(sec sql.NullInt64) *time.Time {
 }
 
 // ExportPlayer returns everything the daemon's database keeps about an
-// address: its seats with the games' records and their stored analyses,
+// address: its seats with the games' records, their moves' times and
+// their stored analyses,
 // its settings, vacations,
 // the games it observes, the mails from it the daemon handled and those
 // queued or sent to it, the times of the error replies it got, and the
@@ -192,6 +201,22 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 	}, addr)
 	if err != nil {
 		return nil, err
+	}
+	for i := range p.Games {
+		g := &p.Games[i]
+		err = each(`SELECT ply, at FROM pbem_move_times WHERE game_id = ? ORDER BY ply`, func(r *sql.Rows) error {
+			var m MoveTime
+			var at int64
+			if err := r.Scan(&m.Ply, &at); err != nil {
+				return err
+			}
+			m.At = unixTime(at)
+			g.Moved = append(g.Moved, m)
+			return nil
+		}, g.ID)
+		if err != nil {
+			return nil, err
+		}
 	}
 	err = each(`SELECT a.game_id, a.level, a.created_at, a.record FROM pbem_analyses a
 		WHERE a.game_id IN (SELECT game_id FROM pbem_seats WHERE address = ?) ORDER BY a.game_id, a.level`, func(r *sql.Rows) error {

@@ -77,6 +77,9 @@ func TestExportPlayer(t *testing.T) {
 			t.Errorf("game %d's record:\n%s", g.ID, g.Record)
 		}
 	}
+	if len(p.Games[0].Moved) == 0 || p.Games[0].Moved[0].Ply != 1 || p.Games[0].Moved[0].At.IsZero() {
+		t.Errorf("the times of game %d's moves: %+v", p.Games[0].ID, p.Games[0].Moved)
+	}
 	if len(seats) != 3 || seats[0] != ids[0] || seats[1] != ids[1] {
 		t.Errorf("ada's games: %v, want %v and dee's challenge", seats, ids)
 	}
