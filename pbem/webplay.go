@@ -29,6 +29,11 @@ var ErrBadCapability = errors.New("this play link is not valid: use the link of 
 // limit bounds the answers to one address.
 const webLimit = 120
 
+// webCountSQL counts a link's commands since a time: its keys, from
+// "web:CAPABILITY:" up to "web:CAPABILITY;", are a range of the primary
+// key.
+const webCountSQL = `SELECT count(*) FROM pbem_processed WHERE mail_key >= ? AND mail_key < ? AND processed_at > ?`
+
 // PlayCapability is the capability of seat in game id, for its play
 // link.
 func (s *Server) PlayCapability(id int64, seat int) string {
@@ -85,8 +90,11 @@ func (s *Server) WebAct(ctx context.Context, capability string, ply int, line st
 	}
 	h := s.newHandling(ctx, tx)
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pbem_processed WHERE mail_key LIKE ? AND processed_at > ?`,
-		"web:"+capability+":%", h.now.Unix()-3600).Scan(&n); err != nil {
+	// The link's commands are the keys that begin "web:CAPABILITY:", a
+	// range of the table's key (';' follows ':'): LIKE would read every
+	// mail ever handled.
+	prefix := "web:" + capability + ":"
+	if err := tx.QueryRowContext(ctx, webCountSQL, prefix, prefix[:len(prefix)-1]+";", h.now.Unix()-3600).Scan(&n); err != nil {
 		return "", fmt.Errorf("pbem: %w", err)
 	}
 	if n >= webLimit {
