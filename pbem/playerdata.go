@@ -143,11 +143,10 @@ func unixPtr(sec sql.NullInt64) *time.Time {
 
 // ExportPlayer returns everything the daemon's database keeps about an
 // address: its seats with the games' records, their moves' times and
-// their stored analyses,
-// its settings, vacations,
-// the games it observes, the mails from it the daemon handled and those
-// queued or sent to it, the times of the error replies it got, and the
-// archived games it played. An address nothing is kept about is refused
+// their stored analyses, its settings, vacations, the games it observes,
+// the mails from it the daemon handled and those queued or sent to it,
+// the times of the error replies it got, and the archived games it
+// played. An address nothing is kept about is refused
 // (ErrRefused), so that a mistyped one is not taken for a player with no
 // data.
 func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData, error) {

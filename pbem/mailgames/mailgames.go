@@ -261,7 +261,7 @@ func describe(ctx context.Context, q Querier, id int64, now time.Time) (Game, er
 	return g, nil
 }
 
-// moveTimes reads when each of a game's plies moves was made; zero for
+// moveTimes reads when each of a game's moves was made, by ply; zero for
 // those with no time kept.
 func moveTimes(ctx context.Context, q Querier, id int64, plies int) ([]time.Time, error) {
 	out := make([]time.Time, plies)
