@@ -29,7 +29,7 @@ type builder struct {
 	seats *seatsCond
 	// text is the search's condition on its words when it has one:
 	// SearchOrdered and Count may read the games from the full-text
-	// index, newest first (textPlan).
+	// index, newest first (textSQL).
 	text *textCond
 }
 

@@ -184,14 +184,33 @@ func TestMigration9(t *testing.T) {
 			t.Errorf("%+v after the upgrade: %v, want %v", queries[i], ids, want[i])
 		}
 	}
-	// verify sees a game whose words are not where they belong.
-	if _, err := a.DB().Exec(`UPDATE game_text SET lang = 0 WHERE docid = (SELECT max(docid) FROM game_text)`); err == nil {
-		var bad []error
-		a.Verify(ctx, func(_ int64, err error) { bad = append(bad, err) })
-		if len(bad) != 1 || !errors.Is(bad[0], ErrTextIndex) {
-			t.Errorf("verify of a game indexed in another language: %v", bad)
+	// verify sees a game whose words are not where they belong...
+	var docid int64
+	var lang int
+	if err := a.DB().QueryRow(`SELECT docid, lang FROM game_text ORDER BY docid DESC LIMIT 1`).Scan(&docid, &lang); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.DB().Exec(`UPDATE game_text SET lang = ? WHERE docid = ?`, (lang+1)%5, docid); err != nil {
+		t.Fatal(err)
+	}
+	var bad []error
+	a.Verify(ctx, func(_ int64, err error) { bad = append(bad, err) })
+	if len(bad) != 1 || !errors.Is(bad[0], ErrTextIndex) {
+		t.Errorf("verify of a game indexed in another language: %v", bad)
+	}
+	// ... and a row of a game not stored.
+	if _, err := a.DB().Exec(`UPDATE game_text SET lang = ? WHERE docid = ?;
+		INSERT INTO game_text(docid, lang, players, event, comments) VALUES (99999, 1, 'stray', '', '')`, lang, docid); err != nil {
+		t.Fatal(err)
+	}
+	bad = nil
+	a.Verify(ctx, func(id int64, err error) {
+		if id != 0 || !errors.Is(err, ErrTextIndex) || !strings.Contains(err.Error(), "1 rows of games not stored") {
+			t.Errorf("verify of a stray row: game %d: %v", id, err)
 		}
-	} else {
-		t.Logf("changing a row's language: %v", err)
+		bad = append(bad, err)
+	})
+	if len(bad) != 1 {
+		t.Errorf("verify of a stray row: %v", bad)
 	}
 }
