@@ -70,16 +70,23 @@ type afterJSON struct {
 	Board  string `json:"board"`  // the picture, as the page has it (inline SVG)
 }
 
-func (s *Site) playMoves(w http.ResponseWriter, r *http.Request) error {
+// seatGameOf is the game and seat a request's capability names, as the
+// play page loads them.
+func (s *Site) seatGameOf(r *http.Request) (*seatGame, error) {
 	_, id, seat, err := s.playSeat(r)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	sg, err := s.loadSeatGame(r.Context(), id, seat)
+	return s.loadSeatGame(r.Context(), id, seat)
+}
+
+func (s *Site) playMoves(w http.ResponseWriter, r *http.Request) error {
+	sg, err := s.seatGameOf(r)
 	if err != nil {
 		return err
 	}
-	out := movesJSON{Game: sg.g.Rules.Name(), ID: id, Seat: seat, Ply: len(sg.g.Moves), Groups: []cellGroup{}}
+	id := sg.info.ID
+	out := movesJSON{Game: sg.g.Rules.Name(), ID: id, Seat: sg.seat, Ply: len(sg.g.Moves), Groups: []cellGroup{}}
 	st := sg.toMove()
 	switch {
 	case sg.info.Status != "active":
@@ -149,17 +156,13 @@ func groupByCell(st rules.State, names []string) (groups []cellGroup, other []st
 }
 
 func (s *Site) playAfter(w http.ResponseWriter, r *http.Request) error {
-	_, id, seat, err := s.playSeat(r)
-	if err != nil {
-		return err
-	}
-	sg, err := s.loadSeatGame(r.Context(), id, seat)
+	sg, err := s.seatGameOf(r)
 	if err != nil {
 		return err
 	}
 	st := sg.toMove()
 	if st == nil {
-		return bad("there is no move of %s's to play in game %d now", sg.name(), id)
+		return bad("there is no move of %s's to play in game %d now", sg.name(), sg.info.ID)
 	}
 	tok := strings.TrimSpace(r.URL.Query().Get("move"))
 	if tok == "" {
