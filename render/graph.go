@@ -385,22 +385,6 @@ func (g EvalGraph) SVG(w io.Writer) error {
 	return err
 }
 
-func svgPath(b *bytes.Buffer, pts []pt, closed bool) {
-	for j, q := range pts {
-		if j == 0 {
-			b.WriteByte('M')
-		} else {
-			b.WriteByte(' ')
-		}
-		num(b, q.X)
-		b.WriteByte(' ')
-		num(b, q.Y)
-	}
-	if closed {
-		b.WriteByte('Z')
-	}
-}
-
 func svgLine(b *bytes.Buffer, l graphPath) {
 	b.WriteString(`<path d="`)
 	svgPath(b, l.pts, false)

@@ -99,16 +99,23 @@ func pathData(b *bytes.Buffer, polys ...[]pt) {
 		if k > 0 {
 			b.WriteByte(' ')
 		}
-		for j, q := range p {
-			if j == 0 {
-				b.WriteByte('M')
-			} else {
-				b.WriteByte(' ')
-			}
-			num(b, q.X)
+		svgPath(b, p, true)
+	}
+}
+
+// svgPath writes the points of one line as path data, closed or not.
+func svgPath(b *bytes.Buffer, pts []pt, closed bool) {
+	for j, q := range pts {
+		if j == 0 {
+			b.WriteByte('M')
+		} else {
 			b.WriteByte(' ')
-			num(b, q.Y)
 		}
+		num(b, q.X)
+		b.WriteByte(' ')
+		num(b, q.Y)
+	}
+	if closed {
 		b.WriteByte('Z')
 	}
 }
