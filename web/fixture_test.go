@@ -174,9 +174,8 @@ func (m *mailGames) mail(t testing.TB, who, body string) {
 	}
 }
 
-// move plays the first legal move in game id, by mail from the player
-// to move.
-func (m *mailGames) move(t testing.TB, id int64) string {
+// game reads game id as the site does, and its record replayed.
+func (m *mailGames) game(t testing.TB, id int64) (mailgames.Game, *notation.Game) {
 	t.Helper()
 	gi, err := m.read.Game(context.Background(), id)
 	if err != nil {
@@ -186,6 +185,14 @@ func (m *mailGames) move(t testing.TB, id int64) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return gi, g
+}
+
+// move plays the first legal move in game id, by mail from the player
+// to move.
+func (m *mailGames) move(t testing.TB, id int64) string {
+	t.Helper()
+	gi, g := m.game(t, id)
 	s := g.Final()
 	tok := s.FormatMove(s.Moves(nil)[0])
 	who, _, _ := strings.Cut(gi.ToMove, "@")

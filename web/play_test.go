@@ -83,8 +83,7 @@ func TestPlayPage(t *testing.T) {
 	if _, page := get(ada); strings.Contains(page, `<select`) || !strings.Contains(page, "It is not ada's move") {
 		t.Errorf("ada's page while bob is to move:\n%s", page)
 	}
-	gi, _ := mg.read.Game(ctx, 1)
-	g, _ := replay([]byte(gi.Record))
+	_, g := mg.game(t, 1)
 	move := g.Final().FormatMove(g.Final().Moves(nil)[0])
 	form := url.Values{"ply": {"3"}, "move": {move}}
 	// The board after a move, to confirm; nothing played.
@@ -408,14 +407,7 @@ func TestPlayMovesJSON(t *testing.T) {
 		return resp.StatusCode
 	}
 	for id := int64(1); id <= 5; id++ {
-		gi, err := mg.read.Game(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := replay([]byte(gi.Record))
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, g := mg.game(t, id)
 		st := g.Final()
 		seat := st.ToMove()
 		t.Run(fmt.Sprintf("%d-%s-%s", id, g.Rules.Name(), st.Options().Board), func(t *testing.T) {
@@ -529,14 +521,7 @@ func TestPlayPickEveryGame(t *testing.T) {
 	mg.mail(t, "dee", "accept")
 	ctx := tab(t, bctx)
 	for id := int64(1); id <= 5; id++ {
-		gi, err := mg.read.Game(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := replay([]byte(gi.Record))
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, g := mg.game(t, id)
 		st := g.Final()
 		t.Run(fmt.Sprintf("%d-%s-%s", id, g.Rules.Name(), st.Options().Board), func(t *testing.T) {
 			do(t, ctx, viewport(390), chromedp.Navigate(ts.URL+"/play/"+mg.srv.PlayCapability(id, st.ToMove())),
