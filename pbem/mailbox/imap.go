@@ -83,15 +83,23 @@ func Dial(ctx context.Context, cfg IMAPConfig) (*Inbox, error) {
 		}
 		return nil, fmt.Errorf("mailbox: %w", mailerr.At("IMAP", cfg.Addr, step, err))
 	}
+	// In plain text, the greeting is awaited here, so that a server that
+	// speaks TLS at once is named as such (greeting.go).
+	greeted := conn
+	if cfg.TLS != TLSImplicit {
+		if greeted, err = awaitGreeting(ctx, conn, cfg.Addr, cfg.TLS, cfg.DialTimeout); err != nil {
+			return fail(mailerr.StepDial, err)
+		}
+	}
 	greeting := mailerr.StepDial
 	if cfg.TLS == TLSStartTLS {
-		in.c, err = imapclient.NewStartTLS(conn, opts)
+		in.c, err = imapclient.NewStartTLS(greeted, opts)
 		if err != nil {
 			return fail(mailerr.StepTLS, err)
 		}
 		greeting = mailerr.StepTLS
 	} else {
-		in.c = imapclient.New(conn, opts)
+		in.c = imapclient.New(greeted, opts)
 	}
 	if err := in.c.WaitGreeting(); err != nil {
 		return fail(greeting, err)

@@ -235,19 +235,27 @@ func (s *Sender) dial(ctx context.Context) (*smtpConn, error) {
 		conn.Close()
 		return nil, s.at(step, err)
 	}
+	// In plain text, the greeting is awaited here, so that a server that
+	// speaks TLS at once is named as such (greeting.go).
+	greeted := conn
+	if s.cfg.TLS != TLSImplicit {
+		if greeted, err = awaitGreeting(ctx, conn, s.cfg.Addr, s.cfg.TLS, s.cfg.Timeout); err != nil {
+			return fail(mailerr.StepDial, err)
+		}
+	}
 	var c *smtp.Client
 	hello := mailerr.StepDial // the greeting, and EHLO
 	if s.cfg.TLS == TLSStartTLS {
 		// The first EHLO says "localhost"; the one after STARTTLS, which
 		// is the one that counts, says LocalName (and makes the
 		// handshake).
-		c, err = smtp.NewClientStartTLS(conn, tlsConfig(s.cfg.TLSConfig, s.cfg.Addr))
+		c, err = smtp.NewClientStartTLS(greeted, tlsConfig(s.cfg.TLSConfig, s.cfg.Addr))
 		if err != nil {
 			return fail(mailerr.StepTLS, err)
 		}
 		hello = mailerr.StepTLS
 	} else {
-		c = smtp.NewClient(conn)
+		c = smtp.NewClient(greeted)
 	}
 	if err := c.Hello(s.cfg.LocalName); err != nil {
 		return fail(hello, err)

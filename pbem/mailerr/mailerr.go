@@ -85,8 +85,10 @@ func IsOperator(err error) bool { return Classify(err) == Operator }
 //     AUTHORIZATIONFAILED, EXPIRED or PRIVACYREQUIRED (RFC 5530);
 //   - TLS: a certificate not trusted, not valid for the name checked, or
 //     expired (crypto/x509's errors), a server that does not speak TLS
-//     where TLS was expected (tls.RecordHeaderError), and an alert the
-//     server sent in the handshake;
+//     where TLS was expected (tls.RecordHeaderError), a server that
+//     speaks TLS at once where plain text was expected
+//     (*ImplicitTLSError), and an alert the server sent in the
+//     handshake;
 //   - a refused connection (ECONNREFUSED: no server at the address), and
 //     a host name that does not exist (*net.DNSError with IsNotFound);
 //   - what a *StepError says from the step it came at (At): any failure

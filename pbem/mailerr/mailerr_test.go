@@ -230,6 +230,7 @@ func TestClassify(t *testing.T) {
 		{"expired", x509.CertificateInvalidError{Reason: x509.Expired}, mailerr.Operator},
 		{"not-tls", tls.RecordHeaderError{Msg: "first record does not look like a TLS handshake"}, mailerr.Operator},
 		{"alert", &net.OpError{Op: "remote error", Err: errors.New("tls: handshake failure")}, mailerr.Operator},
+		{"tls-at-once", mailerr.At("SMTP", "a:465", mailerr.StepDial, &mailerr.ImplicitTLSError{Mode: "starttls"}), mailerr.Operator},
 
 		// The network: refused and not found need the operator; the rest passes.
 		{"refused", refused, mailerr.Operator},
@@ -304,6 +305,8 @@ func TestAdvice(t *testing.T) {
 			"IMAP login: [imap] oauth2_token_command failed"},
 		{mailerr.At("SMTP", "smtp.example.org:587", mailerr.StepLogin, &mailerr.MechanismError{Mechanism: "XOAUTH2", Offered: []string{"PLAIN", "LOGIN"}}),
 			"SMTP server at smtp.example.org:587 offers no AUTH XOAUTH2: set [smtp] auth to a mechanism it offers (PLAIN LOGIN)"},
+		{mailerr.At("SMTP", "127.0.0.1:465", mailerr.StepDial, &mailerr.ImplicitTLSError{Mode: "starttls"}),
+			"SMTP server at 127.0.0.1:465 speaks TLS at once: set [smtp] tls = \"tls\""},
 	} {
 		if got := mailerr.Advice(tc.err); !strings.Contains(got, tc.want) || (tc.want == "") != (got == "") {
 			t.Errorf("Advice(%v) = %q, want %q", tc.err, got, tc.want)

@@ -154,6 +154,7 @@ func Advice(err error) string {
 		op       *net.OpError
 		oauth    *OAuth2Error
 		mech     *MechanismError
+		implicit *ImplicitTLSError
 	)
 	login := section + " username and password_env/password_file"
 	switch {
@@ -168,6 +169,8 @@ func Advice(err error) string {
 		return fmt.Sprintf("%s certificate of %s is not valid: %s; fix it on the server", proto, addr, invalid.Detail)
 	case errors.As(err, &record):
 		return fmt.Sprintf("%s server at %s does not speak TLS from the first byte: set %s tls = \"starttls\" (ports 587, 143), or addr to its TLS port (465, 993)", proto, addr, section)
+	case errors.As(err, &implicit):
+		return fmt.Sprintf("%s server at %s speaks TLS at once: set %s tls = \"tls\" (ports 465, 993), or addr to its STARTTLS port (587, 143)", proto, addr, section)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Sprintf("%s connection to %s refused: check %s addr, and that the server runs", proto, addr, section)
 	case errors.As(err, &dns):
@@ -266,3 +269,21 @@ func (r *Reminder) Clear() (since time.Time) {
 	r.advice, r.since, r.logged = "", time.Time{}, time.Time{}
 	return since
 }
+
+// ImplicitTLSError says that a server answered in TLS where a greeting
+// in plain text was expected: the settings say tls = "starttls" or
+// "none", and addr is an implicit-TLS port (465, 993). Such a server
+// waits for the client's TLS handshake and says nothing, and the client
+// waits for its greeting: without this, the two wait until a timeout
+// that names neither. The settings are wrong: an operator fault.
+type ImplicitTLSError struct {
+	// Mode is the tls setting that expected plain text.
+	Mode string
+}
+
+func (e *ImplicitTLSError) Error() string {
+	return fmt.Sprintf("the server speaks TLS at once (it answered a TLS handshake and sent no greeting in plain text), but tls = %q", e.Mode)
+}
+
+// Kind says that it is an operator fault.
+func (e *ImplicitTLSError) Kind() Kind { return Operator }
