@@ -203,7 +203,7 @@ func (r *gameRow) fill(rec *notation.Record, g notation.Walked, start string, pr
 	for i := 0; i < r.seats; i++ {
 		var s seatRow
 		if i < len(names) {
-			s.name, s.address = splitAddress(names[i])
+			s.name, s.address = notation.SplitPlayer(names[i])
 		}
 		s.key = normalizeName(s.name)
 		if s.key == "?" {

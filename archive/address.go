@@ -23,10 +23,12 @@ type AddressGame struct {
 }
 
 // AddressGames returns, read through tx, the games with a seat at the
-// mail address addr (in any case), oldest first, with their records.
+// mail address addr (its ASCII letters in any case: SQLite's lower() and
+// lowerASCII fold those alone, so that no other letter, a KELVIN SIGN
+// say, is taken for k), oldest first, with their records.
 func AddressGames(ctx context.Context, tx *sql.Tx, addr string) ([]AddressGame, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT g.id, coalesce(g.mail_game, ''), g.record FROM games g
-		WHERE g.id IN (SELECT game_id FROM seats WHERE lower(address) = ?) ORDER BY g.id`, strings.ToLower(addr))
+		WHERE g.id IN (SELECT game_id FROM seats WHERE lower(address) = ?) ORDER BY g.id`, lowerASCII(addr))
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +158,7 @@ func rewriteGame(ctx context.Context, tx *sql.Tx, g AddressGame, edit func(*nota
 	for _, s := range seats {
 		var name, address string
 		if s.seat-1 < len(names) {
-			name, address = splitAddress(names[s.seat-1])
+			name, address = notation.SplitPlayer(names[s.seat-1])
 		}
 		if name != "" && name != "?" {
 			playerText = append(playerText, name)
@@ -210,4 +212,16 @@ func findOrAddPlayer(ctx context.Context, tx *sql.Tx, name string) (sql.NullInt6
 		return sql.NullInt64{}, err
 	}
 	return sql.NullInt64{Int64: id, Valid: true}, nil
+}
+
+// lowerASCII folds the ASCII letters of s to lower case and no other, as
+// SQLite's lower() does and as the mail daemon keys its addresses
+// (pbem/mailaddr).
+func lowerASCII(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
 }

@@ -45,7 +45,7 @@ func TestRewriteAddressGames(t *testing.T) {
 	}
 	n, err := RewriteAddressGames(ctx, tx, "ada@club.test", func(rec *notation.Record) error {
 		for i, tg := range rec.Tags {
-			if _, addr := splitAddress(tg.Value); strings.EqualFold(addr, "ada@club.test") {
+			if _, addr := notation.SplitPlayer(tg.Value); strings.EqualFold(addr, "ada@club.test") {
 				rec.Tags[i].Value = "player-1f2e <player-1f2e@forgotten.invalid>"
 			}
 		}

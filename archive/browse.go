@@ -557,7 +557,7 @@ func (a *Archive) AddressPlayers(ctx context.Context) (map[string]string, error)
 		if err := rows.Scan(&addr, &name); err != nil {
 			return nil, err
 		}
-		out[strings.ToLower(addr)] = name
+		out[lowerASCII(addr)] = name
 	}
 	return out, rows.Err()
 }

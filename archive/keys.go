@@ -111,21 +111,9 @@ func dedupeKey(game string, opts rules.Options, start string, rec *notation.Reco
 	return int64(h.Sum64())
 }
 
-// splitAddress splits "Ada <ada@example.org>" into the name and the
-// address.
-func splitAddress(v string) (name, addr string) {
-	v = strings.TrimSpace(v)
-	if strings.HasSuffix(v, ">") {
-		if i := strings.LastIndexByte(v, '<'); i >= 0 {
-			return strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1 : len(v)-1])
-		}
-	}
-	return v, ""
-}
-
 // normalizeName is how names are compared: letters folded to lower case,
 // runs of white space made one space, and an address dropped.
 func normalizeName(s string) string {
-	s, _ = splitAddress(s)
+	s, _ = notation.SplitPlayer(s)
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
 }

@@ -15,7 +15,7 @@ const day = 24 * time.Hour
 // such mail is recorded and otherwise ignored, with no reply.
 func (h *handling) senderBlocked() (bool, error) {
 	var blocked bool
-	err := h.tx.QueryRowContext(h.ctx, `SELECT count(*) > 0 FROM pbem_players WHERE address = ? AND blocked = 1`, strings.ToLower(h.msg.From)).Scan(&blocked)
+	err := h.tx.QueryRowContext(h.ctx, `SELECT count(*) > 0 FROM pbem_players WHERE address = ? AND blocked = 1`, h.msg.From).Scan(&blocked)
 	return blocked, err
 }
 
@@ -55,7 +55,7 @@ func (h *handling) currentVacation(addr string) (int64, time.Time, error) {
 // vacation is "vacation DAYS" (from now; it replaces a vacation running
 // now) and "vacation off".
 func (h *handling) vacation(r *request) error {
-	addr := strings.ToLower(h.msg.From)
+	addr := h.msg.From
 	allowance := h.s.Deadlines.vacationDays()
 	if allowance == 0 {
 		return userErrorf(nil, "this server has no vacations: its operator set none.")
@@ -188,7 +188,7 @@ func (h *handling) replyText(subject, text string) {
 // digestCommand is "digest on|off".
 func (h *handling) digestCommand(r *request) error {
 	on := !r.cmd.Off
-	addr := strings.ToLower(h.msg.From)
+	addr := h.msg.From
 	// Turned on now, the first digest comes at the next digest hour.
 	if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_players (address, digest, digest_sent_at) VALUES (?, ?, ?)
 		ON CONFLICT(address) DO UPDATE SET digest = excluded.digest, digest_sent_at = excluded.digest_sent_at`, addr, on, h.now.Unix()); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"icepost/engine"
 	"icepost/notation"
+	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailread"
 	"icepost/rules"
 	"icepost/rules/games"
@@ -46,14 +47,14 @@ func (h *handling) challenge(r *request) error {
 
 // readChallenge checks a challenge: the game, its options, the seats.
 func (h *handling) readChallenge(c mailread.Command) (*newGame, error) {
-	if len(h.s.Starters) > 0 && !slices.ContainsFunc(h.s.Starters, func(a string) bool { return strings.EqualFold(a, h.msg.From) }) {
+	if len(h.s.Starters) > 0 && !slices.ContainsFunc(h.s.Starters, func(a string) bool { return mailaddr.Equal(a, h.msg.From) }) {
 		return nil, userErrorf(nil, "this server takes challenges only from the players its operator listed; ask them to add %s.", h.msg.From)
 	}
 	rg, ok := games.Lookup(c.Game)
 	if !ok {
 		return nil, userErrorf(nil, "I do not know the game %q. The games: %s.", c.Game, strings.Join(games.Names(), ", "))
 	}
-	ng := &newGame{rules: rg, days: h.s.Deadlines.DaysPerMove, sender: strings.ToLower(h.msg.From)}
+	ng := &newGame{rules: rg, days: h.s.Deadlines.DaysPerMove, sender: h.msg.From}
 	var opts rules.Options
 	random := false
 	for _, o := range c.Options {
@@ -88,15 +89,14 @@ func (h *handling) readChallenge(c mailread.Command) (*newGame, error) {
 			ng.seats = append(ng.seats, "")
 			continue
 		}
-		addr, err := mail.ParseAddress(a)
-		if err != nil || !strings.Contains(addr.Address, "@") {
-			return nil, userErrorf(nil, "%q is not a mail address.", a)
+		lower, err := mailaddr.Canonical(a)
+		if err != nil {
+			return nil, userErrorf(nil, "%s is not a mail address: %v.", mailaddr.Quote(a), err)
 		}
-		lower := strings.ToLower(addr.Address)
 		if slices.Contains(ng.seats, lower) {
 			return nil, userErrorf(nil, "%s is named twice: each player has one seat.", lower)
 		}
-		if strings.EqualFold(lower, h.s.Address) {
+		if lower == h.s.self() {
 			return nil, userErrorf(nil, "to have me play a seat, write the word bot for it (bot level=N for a level from 1 to %d), not my address.", engine.MaxLevel)
 		}
 		ng.seats = append(ng.seats, lower)
@@ -193,7 +193,7 @@ func (h *handling) createGame(ng *newGame) (*game, error) {
 		if a == "" {
 			// A bot's seat: the server's address, which is never written
 			// to, and a name that says its level. It accepts at once.
-			a, name, bot, accepted = strings.ToLower(h.s.Address), botName(ng.level), ng.level, true
+			a, name, bot, accepted = h.s.self(), botName(ng.level), ng.level, true
 		}
 		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_seats (game_id, seat, address, name, accepted, bot_level) VALUES (?, ?, ?, ?, ?, ?)`,
 			id, i+1, a, name, accepted, bot); err != nil {
@@ -232,8 +232,22 @@ func (h *handling) invite(g *game, challenger string) error {
 
 // nameOf makes a player's name from an address: its local part.
 func nameOf(addr string) string {
-	local, _, _ := strings.Cut(addr, "@")
-	return local
+	local := addr[:max(strings.LastIndexByte(addr, '@'), 0)]
+	if a, err := mail.ParseAddress("<" + addr + ">"); err == nil {
+		local = a.Address[:strings.LastIndexByte(a.Address, '@')]
+	}
+	// A name is shown in boards, records and subjects: what would need
+	// quoting there (a quoted local part may hold anything) is left out.
+	name := strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f || strings.ContainsRune(`<>"\()[],;:@`, r) {
+			return -1
+		}
+		return r
+	}, local)
+	if name = strings.TrimSpace(name); name == "" {
+		return "player"
+	}
+	return name
 }
 
 func (h *handling) accept(r *request) error  { return h.answer(r, true) }

@@ -272,7 +272,7 @@ func testUndo(t *testing.T, w *world) {
 	w.step()
 	w.deliver(w.reply("bob", w.last("bob"), "undo"))
 	w.step()
-	w.wantLast("bob", "only ada, who played the last move (L@c3), may ask")
+	w.wantLast("bob", "Only ada, who played the last move (L@c3), may ask")
 	w.clock.Advance(30 * time.Hour)
 	w.deliver(w.reply("ada", w.last("ada"), "undo"))
 	w.step()
@@ -304,7 +304,7 @@ func testMoveCancelsUndo(t *testing.T, w *world) {
 	// bob cannot now agree to the old request and take back his own move.
 	w.deliver(w.reply("ada", w.last("ada"), "undo"))
 	w.step()
-	w.wantLast("ada", "only bob, who played the last move (M@a1)")
+	w.wantLast("ada", "Only bob, who played the last move (M@a1)")
 }
 
 func testBlocked(t *testing.T, w *world) {

@@ -19,6 +19,10 @@ type userError struct {
 	// flow: what the documented flows lead to (a reply to an old board):
 	// the answer counts toward the looser limit (allowReply).
 	flow bool
+	// stranger: the mail that caused it came from another address than
+	// the seat's, where the answer goes: it is told at most once an hour
+	// (strangerNotice), in words of its own.
+	stranger bool
 }
 
 func (e *userError) Error() string { return e.msg }
@@ -152,7 +156,7 @@ func (h *handling) findGame(mc *mailCommand, r *request) error {
 			return userErrorf(nil, "game %d has no seat %d", tok.game, tok.seat)
 		}
 		if g.seatOf(h.msg.From) != tok.seat {
-			return &userError{msg: fmt.Sprintf("this mail came from %s, but the game mail it answers was sent to %s: only that address may act for seat %d.", h.msg.From, g.seats[tok.seat-1].address, tok.seat), game: g, seat: tok.seat}
+			return &userError{msg: fmt.Sprintf("This mail came from %s, but the game mail it answers was sent to %s: only that address may act for seat %d.", h.msg.From, g.seats[tok.seat-1].address, tok.seat), game: g, seat: tok.seat, stranger: true}
 		}
 		if mc.proof == forSeat && !h.sender.proven {
 			return &pickError{ids: []int64{g.id}, why: h.notDone(r.cmd, 1)}
@@ -259,7 +263,7 @@ func upper(s string) string {
 func (h *handling) sendersGames(f *gameFilter) ([]int64, error) {
 	q := `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id WHERE s.address = ? AND s.bot_level = 0 AND g.status IN (` +
 		strings.TrimSuffix(strings.Repeat("?,", len(f.statuses)), ",") + `) ORDER BY g.id`
-	args := []any{strings.ToLower(h.msg.From)}
+	args := []any{h.msg.From}
 	for _, st := range f.statuses {
 		args = append(args, st)
 	}
@@ -285,7 +289,7 @@ func (h *handling) sendersGames(f *gameFilter) ([]int64, error) {
 // address: the From, or the reply token's seat, which findGame checked
 // is the From.
 func (h *handling) replyPick(pe *pickError) error {
-	ok, err := h.allowReply(strings.ToLower(h.msg.From), flowAnswer)
+	ok, err := h.allowReply(h.msg.From, flowAnswer)
 	if err != nil || !ok {
 		return err
 	}
@@ -313,7 +317,7 @@ func (h *handling) replyPick(pe *pickError) error {
 // that does not show it comes from them: to the From alone, with an
 // address token, so that a reply with the same line does it.
 func (h *handling) replyProof(c mailread.Command, ne *proofError) error {
-	ok, err := h.allowReply(strings.ToLower(h.msg.From), flowAnswer)
+	ok, err := h.allowReply(h.msg.From, flowAnswer)
 	if err != nil || !ok {
 		return err
 	}
@@ -345,11 +349,22 @@ func (h *handling) replyError(line string, ue *userError) error {
 	if ue.flow {
 		kind = flowAnswer
 	}
-	text := ue.msg
+	text := upper(ue.msg)
 	if ue.game == nil {
 		// No board to head the answer: a short first line says what it
 		// is about.
-		text = fmt.Sprintf("Your command %q was not done: %s", line, text)
+		text = fmt.Sprintf("Your command %q was not done: %s", line, ue.msg)
+	}
+	if ue.stranger {
+		// The seat's player did not write: they are told what was tried
+		// in their name, and that nothing was done, once an hour at most,
+		// so that a stranger cannot make the server write to them
+		// without end.
+		seat := ue.game.seats[ue.seat-1]
+		return h.limitedReply(to, strangerNotice, fmt.Sprintf("a mail from %s for your seat in game %d", h.msg.From, ue.game.id), fmt.Sprintf(
+			"A mail from %s answered a mail of game %d that was sent to you, asking for %q. Nothing was done: only mail from %s acts for seat %d.\n\n"+
+				"If that mail was yours, send the command again from %s. If it was not, you need do nothing: your game is as it was. (You get this notice at most once an hour.)",
+			h.msg.From, ue.game.id, line, seat.address, ue.seat, seat.address), ue.game, ue.seat)
 	}
 	return h.limitedReply(to, kind, "about your command "+strconv.Quote(line), text, ue.game, ue.seat)
 }
@@ -362,7 +377,7 @@ func (h *handling) errorReply(to, subject, text string, g *game, seatNo int) err
 // limitedReply sends an answer of a kind within the per-address limit on it
 // (allowReply): with the board when a game is concerned.
 func (h *handling) limitedReply(to string, kind replyKind, subject, text string, g *game, seatNo int) error {
-	ok, err := h.allowReply(strings.ToLower(to), kind)
+	ok, err := h.allowReply(to, kind)
 	if err != nil || !ok {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailread"
 	"icepost/rules"
 )
@@ -422,9 +423,19 @@ func TestOneReplyGivesTheProof(t *testing.T) {
 
 func TestAddressToken(t *testing.T) {
 	secret := []byte("0123456789abcdef-test")
-	tok := addressToken(secret, "Ada@Club.test")
-	if !isAddressToken(secret, tok, "ada@club.test") || !isAddressToken(secret, strings.ToUpper(tok), "ADA@club.test") {
+	ada, err := mailaddr.Canonical("Ada@Club.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok := addressToken(secret, ada)
+	if !isAddressToken(secret, tok, "ada@club.test") {
 		t.Errorf("%s is not ada's", tok)
+	}
+	// A token has one spelling.
+	for _, typed := range []string{strings.ToUpper(tok), " " + tok, tok + " ", "A" + tok[1:]} {
+		if isAddressToken(secret, typed, "ada@club.test") {
+			t.Errorf("%q, %q typed otherwise, passes", typed, tok)
+		}
 	}
 	for _, bad := range []struct{ tok, addr string }{
 		{tok, "bob@club.test"}, {tok, ""}, {tok[:len(tok)-1], "ada@club.test"}, {"a-", "ada@club.test"},

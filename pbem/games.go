@@ -96,7 +96,7 @@ func (g *game) record() *notation.Record { return g.play.Record }
 // belongs to no address: no mail acts for it.
 func (g *game) seatOf(addr string) int {
 	for i, st := range g.seats {
-		if st.bot == 0 && strings.EqualFold(st.address, addr) {
+		if st.bot == 0 && st.address == addr {
 			return i + 1
 		}
 	}

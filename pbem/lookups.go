@@ -105,7 +105,7 @@ func (h *handling) history(r *request) error {
 // vacation, a challenge).
 func (h *handling) listGames(*request) error {
 	ids, err := column[int64](h.ctx, h.tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
-		WHERE s.address = ? AND s.bot_level = 0 AND g.status IN ('invited', 'active') ORDER BY g.id`, strings.ToLower(h.msg.From))
+		WHERE s.address = ? AND s.bot_level = 0 AND g.status IN ('invited', 'active') ORDER BY g.id`, h.msg.From)
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func (h *handling) observe(r *request) error {
 	if g.status != statusActive {
 		return userErrorf(nil, "game %d is %s: there is nothing to watch.", id, g.status)
 	}
-	addr := strings.ToLower(h.msg.From)
+	addr := h.msg.From
 	if g.seatOf(addr) > 0 {
 		return userErrorf(nil, "you play in game %d: you get its boards already.", id)
 	}

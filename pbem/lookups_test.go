@@ -55,7 +55,7 @@ func TestAnswersToMistakesLimit(t *testing.T) {
 		t.Fatalf("ada got %d answers to 4 illegal moves with a limit of 2, want 2 and the notice", len(in))
 	}
 	for _, g := range in[:2] {
-		if !strings.Contains(g.text, "your move was not played") {
+		if !strings.Contains(g.text, "Your move was not played") {
 			t.Errorf("an answer to an illegal move:\n%s", g.text)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"icepost/notation"
+	"icepost/pbem/mailaddr"
 )
 
 // The operator's view: what `icepost games` and `icepost players` do
@@ -149,15 +150,15 @@ func (s *Server) Players(ctx context.Context) ([]PlayerInfo, error) {
 // Block stops (or, with false, restores) answering an address: its mail
 // is recorded and ignored, so it can neither challenge nor move.
 func (s *Server) Block(ctx context.Context, address string, blocked bool) error {
-	address = strings.ToLower(strings.TrimSpace(address))
-	if !strings.Contains(address, "@") {
-		return errors.New("give a mail address, like bob@example.org")
+	address, err := mailaddr.Canonical(strings.TrimSpace(address))
+	if err != nil {
+		return fmt.Errorf("%v: give a mail address, like bob@example.org", err)
 	}
 	if s.DryRun {
 		s.log().Info("would block", "address", address, "blocked", blocked)
 		return nil
 	}
-	_, err := s.DB.ExecContext(ctx, `INSERT INTO pbem_players (address, blocked) VALUES (?, ?)
+	_, err = s.DB.ExecContext(ctx, `INSERT INTO pbem_players (address, blocked) VALUES (?, ?)
 		ON CONFLICT(address) DO UPDATE SET blocked = excluded.blocked`, address, blocked)
 	return err
 }

@@ -230,7 +230,7 @@ func scenarioStaleReplyAndWrongTurn(t *testing.T, w *world) {
 	// ada answers her own new board although it is bob's turn
 	w.deliver(w.reply("ada", w.last("ada"), "M@a1"))
 	w.step()
-	if got := w.last("ada").text; !strings.Contains(got, "it is bob's turn") {
+	if got := w.last("ada").text; !strings.Contains(got, "It is bob's turn") {
 		t.Fatalf("wrong turn answer:\n%s", got)
 	}
 	// an illegal move: the reason and the board go to bob alone

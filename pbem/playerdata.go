@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"icepost/notation"
+	"icepost/pbem/mailaddr"
 )
 
 // A player's data, for the operator (icepost players export and forget):
@@ -124,9 +125,9 @@ type MailTo struct {
 
 // normalAddress is an address as the daemon's tables keep it, checked.
 func normalAddress(address string) (string, error) {
-	a := strings.ToLower(strings.TrimSpace(address))
-	if !strings.Contains(a, "@") || strings.ContainsAny(a, " <>\"") {
-		return "", fmt.Errorf("%w: give a mail address, like bob@example.org", ErrRefused)
+	a, err := mailaddr.Canonical(strings.TrimSpace(address))
+	if err != nil {
+		return "", fmt.Errorf("%w: %v: give a mail address, like bob@example.org", ErrRefused, err)
 	}
 	return a, nil
 }
@@ -295,6 +296,7 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 
 // Forgotten says what ForgetPlayer did.
 type Forgotten struct {
+	Address    string // the address forgotten, in its canonical form
 	Pseudonym  string // the address that replaced the player's
 	Games      int    // games by mail whose seat and record now carry it
 	Archived   int    // archived games likewise
@@ -333,7 +335,7 @@ func (s *Server) ForgetPlayer(ctx context.Context, address string) (*Forgotten, 
 	var b [6]byte
 	rand.Read(b[:])
 	name := "player-" + hex.EncodeToString(b[:])
-	f := &Forgotten{Pseudonym: name + "@" + forgottenDomain}
+	f := &Forgotten{Address: addr, Pseudonym: name + "@" + forgottenDomain}
 
 	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
@@ -516,8 +518,8 @@ func forgetInRecord(rec *notation.Record, addr, name, pseudonym string) {
 		if !strings.HasPrefix(t.Name, "Player") {
 			continue
 		}
-		n, a := splitPlayer(t.Value)
-		if strings.EqualFold(a, addr) {
+		n, a := notation.SplitPlayer(t.Value)
+		if mailaddr.Equal(a, addr) {
 			old = append(old, n)
 			rec.Tags[i].Value = name + " <" + pseudonym + ">"
 		}
@@ -539,15 +541,6 @@ func forgetInRecord(rec *notation.Record, addr, name, pseudonym string) {
 		rename(m.Before)
 		rename(m.After)
 	}
-}
-
-// splitPlayer splits a Player tag's "name <address>".
-func splitPlayer(v string) (name, addr string) {
-	v = strings.TrimSpace(v)
-	if i := strings.LastIndexByte(v, '<'); i >= 0 && strings.HasSuffix(v, ">") {
-		return strings.TrimSpace(v[:i]), v[i+1 : len(v)-1]
-	}
-	return v, ""
 }
 
 // replaceFold replaces every occurrence of old (lower case, ASCII) in s,

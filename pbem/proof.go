@@ -50,7 +50,7 @@ func (h *handling) decideSender() error {
 		if err != nil {
 			return err
 		}
-		if addr != "" && strings.EqualFold(addr, h.msg.From) {
+		if addr != "" && addr == h.msg.From {
 			h.sender.proven = true
 			return nil
 		}

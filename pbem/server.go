@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"icepost/notation"
+	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailerr"
 	"icepost/pbem/mailread"
 )
@@ -101,6 +102,15 @@ func (s *Server) log() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
+// self is the server's own address in its canonical form (package
+// mailaddr), as every address it compares with is.
+func (s *Server) self() string {
+	if a, err := mailaddr.Canonical(s.Address); err == nil {
+		return a
+	}
+	return s.Address
+}
+
 func (s *Server) domain() string {
 	_, d, _ := strings.Cut(s.Address, "@")
 	return d
@@ -145,10 +155,10 @@ func contentKey(msg *mailread.Message, raw []byte) string {
 		// Length-prefixed, so that no two lists of fields hash alike.
 		fmt.Fprintf(h, "%s %d:%s\n", name, len(value), value)
 	}
-	field("from", strings.ToLower(msg.From))
+	field("from", msg.From)
 	field("date", mailDate(raw))
-	field("to", strings.ToLower(strings.Join(msg.To, ",")))
-	field("cc", strings.ToLower(strings.Join(msg.Cc, ",")))
+	field("to", strings.Join(msg.To, ","))
+	field("cc", strings.Join(msg.Cc, ","))
 	field("subject", msg.Subject)
 	field("in-reply-to", msg.InReplyTo)
 	field("references", strings.Join(msg.References, " "))
@@ -407,7 +417,7 @@ type handling struct {
 // send queues a mail. Mail to the server's own address is dropped: that
 // is the address of a bot's seat, which reads no mail.
 func (h *handling) send(m *outMail) {
-	if strings.EqualFold(m.To, h.s.Address) {
+	if m.To == h.s.self() {
 		return
 	}
 	m.From = h.s.Address
@@ -457,6 +467,10 @@ const (
 	flowAnswer replyKind = "flow"
 	// limitNotice: the one notice, an hour, that the limit is reached.
 	limitNotice replyKind = "notice"
+	// strangerNotice: to a seat's address, about a mail from another
+	// address that tried to act for the seat. Once an hour, and no
+	// limitNotice after it: a stranger decides when these are written.
+	strangerNotice replyKind = "stranger"
 )
 
 // allowReply applies the per-address limit on answers of a kind, and
@@ -468,8 +482,11 @@ func (h *handling) allowReply(addr string, kind replyKind) (bool, error) {
 	if limit == 0 {
 		limit = 5
 	}
-	if kind == flowAnswer {
+	switch kind {
+	case flowAnswer:
 		limit *= 4
+	case strangerNotice:
+		limit = 1
 	}
 	since := h.now.Add(-time.Hour).Unix()
 	var n, notices int
@@ -482,7 +499,7 @@ func (h *handling) allowReply(addr string, kind replyKind) (bool, error) {
 		return err == nil, err
 	}
 	h.s.log().Warn("answer withheld: rate limit", "to", addr, "kind", kind, "limit", limit)
-	if notices > 0 {
+	if notices > 0 || kind == strangerNotice {
 		return false, nil
 	}
 	if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_error_replies (address, sent_at, kind) VALUES (?, ?, ?)`, addr, h.now.Unix(), limitNotice); err != nil {

@@ -255,7 +255,7 @@ func (h *handling) digest(addr string) (string, error) {
 // activeGames lists the ids of the active games address plays in.
 func (h *handling) activeGames(addr string) ([]int64, error) {
 	return column[int64](h.ctx, h.tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
-		WHERE s.address = ? AND g.status = ? ORDER BY g.id`, strings.ToLower(addr), statusActive)
+		WHERE s.address = ? AND g.status = ? ORDER BY g.id`, addr, statusActive)
 }
 
 // tick runs Server.Tick when it is due; the Daemon's loop calls it on

@@ -56,8 +56,12 @@ func (t replyToken) sign(secret []byte) string {
 
 // parseToken reads and checks a token; ok is false for anything that is
 // not a well-formed token with a valid MAC.
+//
+// A token has one spelling, the one sign writes: the same token in upper
+// case, with spaces or percent-encoded is not a token. (A play link's
+// limit is counted by the seat it names, whatever was typed, but a link
+// typed otherwise does not get that far.)
 func parseReplyToken(secret []byte, s string) (replyToken, bool) {
-	s = strings.ToLower(strings.TrimSpace(s))
 	if len(s) < 4 || len(s) > 64 {
 		return replyToken{}, false
 	}
@@ -106,12 +110,11 @@ func parseReplyToken(secret []byte, s string) (replyToken, bool) {
 //
 // It is valid only on a mail from that address.
 func addressToken(secret []byte, addr string) string {
-	return "a-" + mac(secret, "a "+strings.ToLower(addr))
+	return "a-" + mac(secret, "a "+addr)
 }
 
 // isAddressToken checks s as an address token of addr.
 func isAddressToken(secret []byte, s, addr string) bool {
-	s = strings.ToLower(strings.TrimSpace(s))
 	sum, ok := strings.CutPrefix(s, "a-")
-	return ok && addr != "" && hmac.Equal([]byte(sum), []byte(mac(secret, "a "+strings.ToLower(addr))))
+	return ok && addr != "" && hmac.Equal([]byte(sum), []byte(mac(secret, "a "+addr)))
 }

@@ -96,7 +96,7 @@ func (h *handling) replaceConfirmations(g *game) (string, error) {
 func (h *handling) confirmCommand(r *request) error {
 	on := !r.cmd.Off
 	if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_players (address, confirm) VALUES (?, ?)
-		ON CONFLICT(address) DO UPDATE SET confirm = excluded.confirm`, strings.ToLower(h.msg.From), on); err != nil {
+		ON CONFLICT(address) DO UPDATE SET confirm = excluded.confirm`, h.msg.From, on); err != nil {
 		return err
 	}
 	text := "You will get a short mail for each of your own moves.\n"

@@ -25,14 +25,9 @@ import (
 // ErrBadCapability is a play link that names no seat of this server.
 var ErrBadCapability = errors.New("this play link is not valid: use the link of your latest board mail")
 
-// webLimit bounds what one capability may send in an hour, as the error
-// limit bounds the answers to one address.
+// webLimit bounds what one capability may send in an hour, refused or
+// not, as the error limit bounds the answers to one address.
 const webLimit = 120
-
-// webCountSQL counts a link's commands since a time: its keys, from
-// "web:CAPABILITY:" up to "web:CAPABILITY;", are a range of the primary
-// key.
-const webCountSQL = `SELECT count(*) FROM pbem_processed WHERE mail_key >= ? AND mail_key < ? AND processed_at > ?`
 
 // PlayCapability is the capability of seat in game id, for its play
 // link.
@@ -68,6 +63,12 @@ func (s *Server) WebAct(ctx context.Context, capability string, ply int, line st
 	if err != nil {
 		return "", err
 	}
+	switch ok, err := s.countWebCommand(ctx, id, seat); {
+	case err != nil:
+		return "", err
+	case !ok:
+		return "This link has sent many commands in the last hour: wait a while, or play by mail.", nil
+	}
 	cmd, ok := mailread.ParseCommand(line, Language())
 	// The page takes what acts for its seat in its game: the table's
 	// forSeat commands.
@@ -89,17 +90,6 @@ func (s *Server) WebAct(ctx context.Context, capability string, ply int, line st
 		return "", fmt.Errorf("pbem: %w", err)
 	}
 	h := s.newHandling(ctx, tx)
-	var n int
-	// The link's commands are the keys that begin "web:CAPABILITY:", a
-	// range of the table's key (';' follows ':'): LIKE would read every
-	// mail ever handled.
-	prefix := "web:" + capability + ":"
-	if err := tx.QueryRowContext(ctx, webCountSQL, prefix, prefix[:len(prefix)-1]+";", h.now.Unix()-3600).Scan(&n); err != nil {
-		return "", fmt.Errorf("pbem: %w", err)
-	}
-	if n >= webLimit {
-		return "This link has sent many commands in the last hour: wait a while, or play by mail.", nil
-	}
 	addr, err := h.seatAddress(id, seat)
 	if err != nil {
 		return "", err
@@ -128,4 +118,36 @@ func (s *Server) WebAct(ctx context.Context, capability string, ply int, line st
 	}
 	s.log().Info("web", "game", id, "seat", seat, "outcome", cmd.String())
 	return said, nil
+}
+
+// countWebCommand counts one command sent through the link of seat in
+// game id toward its limit, in a transaction of its own so that what is
+// refused later (a line the page does not take, an illegal move, a form
+// sent twice) counts too: ok is false when the link has sent webLimit
+// commands in the last hour, and then nothing is counted.
+func (s *Server) countWebCommand(ctx context.Context, id int64, seat int) (ok bool, err error) {
+	if s.DryRun {
+		return true, nil
+	}
+	defer s.writing()()
+	tx, err := s.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("pbem: begin: %w", err)
+	}
+	defer tx.Rollback()
+	now := s.now().Unix()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM pbem_web_commands WHERE at <= ?`, now-3600); err != nil {
+		return false, fmt.Errorf("pbem: %w", err)
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pbem_web_commands WHERE game_id = ? AND seat = ?`, id, seat).Scan(&n); err != nil {
+		return false, fmt.Errorf("pbem: %w", err)
+	}
+	if n >= webLimit {
+		return false, nil
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO pbem_web_commands (game_id, seat, at) VALUES (?, ?, ?)`, id, seat, now); err != nil {
+		return false, fmt.Errorf("pbem: %w", err)
+	}
+	return true, tx.Commit()
 }

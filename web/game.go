@@ -124,7 +124,7 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 	s := g.States[ply]
 	scores := s.Scores()
 	for i, n := range names {
-		name, _ := splitAddress(n)
+		name, _ := notation.SplitPlayer(n)
 		pv := playerView{Seat: i + 1, Name: name, Winner: g.Over() && winner == i+1, ToMove: s.ToMove() == i+1}
 		if name != "" && name != "?" {
 			pv.Link = "/player/" + url.PathEscape(name)
@@ -138,7 +138,7 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 	}
 	for _, t := range rec.Tags {
 		if _, ok := seatTag(t.Name); ok {
-			t.Value, _ = splitAddress(t.Value)
+			t.Value, _ = notation.SplitPlayer(t.Value)
 		}
 		v.Tags = append(v.Tags, t)
 	}
@@ -191,7 +191,7 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 func displayNames(names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		n, _ = splitAddress(n)
+		n, _ = notation.SplitPlayer(n)
 		if n == "" || n == "?" {
 			n = "seat " + strconv.Itoa(i+1)
 		}
@@ -357,18 +357,6 @@ func seatTag(name string) (int, bool) {
 	}
 	k, err := strconv.Atoi(n)
 	return k, err == nil && k >= 1
-}
-
-// splitAddress splits "Ada <ada@example.org>" into the name and the
-// address, as the archive reads names.
-func splitAddress(v string) (name, addr string) {
-	v = strings.TrimSpace(v)
-	if strings.HasSuffix(v, ">") {
-		if i := strings.LastIndexByte(v, '<'); i >= 0 {
-			return strings.TrimSpace(v[:i]), strings.TrimSpace(v[i+1 : len(v)-1])
-		}
-	}
-	return v, ""
 }
 
 // publicRecord is a canonical record without the players' mail

@@ -48,11 +48,11 @@ func playersList(e *env, srv *pbem.Server, args []string) int {
 		if p.OnVacation {
 			vac += " (away)"
 		}
-		r := ratings[strings.ToLower(p.Address)]
+		r := ratings[p.Address]
 		if r == "" {
 			r = "-"
 		}
-		loss := losses[strings.ToLower(p.Address)]
+		loss := losses[p.Address]
 		if loss == "" {
 			loss = "-"
 		}
@@ -153,7 +153,7 @@ func playersForget(e *env, srv *pbem.Server, args []string) int {
 		return failed(e, "players forget", err)
 	}
 	fmt.Fprintf(e.stdout, "%s is now %s: %d games by mail, %d archived games, %d mails to them emptied\n",
-		strings.ToLower(strings.TrimSpace(args[0])), f.Pseudonym, f.Games, f.Archived, f.Mails)
+		f.Address, f.Pseudonym, f.Games, f.Archived, f.Mails)
 	if f.WasBlocked {
 		fmt.Fprintln(e.stdout, "the address was blocked: the block is gone with it")
 	}

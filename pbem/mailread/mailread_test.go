@@ -442,5 +442,5 @@ func ExampleRead() {
 	b, _ := m.Result().JSON()
 	os.Stdout.Write(b)
 	// Output:
-	// {"commands":["move c3xe5"],"comment":"Didn't see that coming, did you?","auto":false,"error":"","from":"bob@example.org","subject":"Re: [icepost 3f9a] Ice Lady: your move","plus_parts":["K7Q2"]}
+	// {"commands":["move c3xe5"],"comment":"Didn't see that coming, did you?","auto":false,"error":"","from":"bob@example.org","subject":"Re: [icepost 3f9a] Ice Lady: your move","plus_parts":["k7q2"]}
 }

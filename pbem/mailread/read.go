@@ -12,6 +12,8 @@ import (
 	"github.com/emersion/go-message"
 	"github.com/emersion/go-message/mail"
 	"github.com/emersion/go-message/textproto"
+
+	"icepost/pbem/mailaddr"
 )
 
 // SelfHeader is the header field icepost sets (to "1") on every mail it
@@ -35,10 +37,10 @@ const (
 
 // Message is what the daemon needs from one incoming mail.
 type Message struct {
-	From       string   // sender address, domain lower-cased; "" if none could be read
-	ReturnPath string   // Return-Path address; "" when absent or null
+	From       string   // sender address in its canonical form (package mailaddr); "" if none could be read
+	ReturnPath string   // Return-Path address, canonical; "" when absent, null or not an address
 	NullSender bool     // Return-Path: <> (a bounce)
-	To, Cc     []string // recipient addresses, domains lower-cased
+	To, Cc     []string // recipient addresses, canonical
 	Subject    string   // decoded, white space collapsed
 	MessageID  string   // without angle brackets
 	InReplyTo  string   // first id of In-Reply-To, without angle brackets
@@ -143,7 +145,7 @@ func (m *Message) readHeader(h textproto.Header) {
 	case h.Has("Return-Path") && (t == "<>" || t == "" || strings.ReplaceAll(t, " ", "") == "<>"):
 		m.NullSender = true
 	case t != "":
-		m.ReturnPath = lowerDomain(strings.Trim(t, "<> "))
+		m.ReturnPath = canonical(strings.Trim(t, "<> "))
 	}
 
 	var plus []string
@@ -184,8 +186,8 @@ func addresses(mh mail.Header, key string) []string {
 	var out []string
 	if list, err := mh.AddressList(key); err == nil {
 		for _, a := range list {
-			if a.Address != "" && len(out) < maxListItems {
-				out = append(out, lowerDomain(a.Address))
+			if c, err := mailaddr.FromParsed(a); err == nil && len(out) < maxListItems {
+				out = append(out, c)
 			}
 		}
 		return out
@@ -206,23 +208,26 @@ func lenientAddress(s string) string {
 	}
 	if i := strings.LastIndexByte(s, '<'); i >= 0 {
 		if j := strings.IndexByte(s[i:], '>'); j > 0 && isAddress(s[i+1:i+j]) {
-			return lowerDomain(s[i+1 : i+j])
+			return canonical(s[i+1 : i+j])
 		}
 	}
 	for _, f := range strings.Fields(s) {
 		f = strings.Trim(f, `<>"',;()`)
 		if isAddress(f) {
-			return lowerDomain(f)
+			return canonical(f)
 		}
 	}
 	return ""
 }
 
-func lowerDomain(a string) string {
-	if i := strings.LastIndexByte(a, '@'); i >= 0 {
-		return a[:i] + strings.ToLower(a[i:])
+// canonical is a's canonical form (package mailaddr), "" when a is not
+// an address.
+func canonical(a string) string {
+	c, err := mailaddr.Canonical(a)
+	if err != nil {
+		return ""
 	}
-	return a
+	return c
 }
 
 func msgIDs(mh mail.Header, key string) []string {
