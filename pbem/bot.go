@@ -74,8 +74,11 @@ func (b Bots) Check() error {
 	if b.AnalysisLevel < 0 || b.AnalysisLevel > engine.MaxLevel {
 		return fmt.Errorf("bots: analysis_level is from 1 to %d (0 for the default, %d)", engine.MaxLevel, analysis.DefaultLevel)
 	}
-	if b.MoveTime.Duration < 0 || b.Workers < 0 {
-		return fmt.Errorf("bots: move_time and workers cannot be negative")
+	if b.MoveTime.Duration < 0 {
+		return fmt.Errorf("bots: move_time = %q: a duration here is positive (leave it out for the default, 5s)", b.MoveTime.Duration)
+	}
+	if b.Workers < 0 {
+		return fmt.Errorf("bots: workers = %d: the cores a search uses is 1 or more, or 0 for all", b.Workers)
 	}
 	return nil
 }

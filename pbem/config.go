@@ -6,13 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
+	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailbox"
 )
 
@@ -21,22 +26,23 @@ import (
 // variable or a file the config names. LoadConfig resolves the paths it
 // names against the config file's folder (see Config.paths).
 type Config struct {
-	Database     string    `toml:"database"`      // SQLite file; default icepost.db
-	LogFormat    string    `toml:"log_format"`    // serve's log lines: text (default) or json
-	Address      string    `toml:"address"`       // the server's own mail address
-	Name         string    `toml:"name"`          // display name; default icepost
-	PollInterval Duration  `toml:"poll_interval"` // default 1m
-	Starters     []string  `toml:"starters"`      // who may challenge; empty: anyone
-	ErrorLimit   int       `toml:"error_limit"`   // error replies per sender per hour
-	AuthServID   string    `toml:"auth_serv_id"`  // the operator's mail server, whose DMARC/DKIM verdict verifies senders
-	SecretEnv    string    `toml:"secret_env"`    // variable holding the token secret
-	SecretFile   string    `toml:"secret_file"`   // or a file holding it
-	KeepSent     Duration  `toml:"keep_sent"`     // how long a sent mail's body is kept; default 720h
-	MetricsAddr  string    `toml:"metrics_addr"`  // where to serve /metrics and /healthz; empty: nowhere
-	WebURL       string    `toml:"web_url"`       // the public address of icepost web -config: board mails link to its play pages
-	Deadlines    Deadlines `toml:"deadlines"`     // time controls, vacations, digests
-	Bots         Bots      `toml:"bots"`          // the computer opponent
-	IMAP         struct {
+	Database      string    `toml:"database"`       // SQLite file; default icepost.db
+	LogFormat     string    `toml:"log_format"`     // serve's log lines: text (default) or json
+	Address       string    `toml:"address"`        // the server's own mail address
+	Name          string    `toml:"name"`           // display name; default icepost
+	PollInterval  Duration  `toml:"poll_interval"`  // default 1m
+	Starters      []string  `toml:"starters"`       // who may challenge; empty: anyone
+	ErrorLimit    int       `toml:"error_limit"`    // error replies per sender per hour
+	AuthServID    string    `toml:"auth_serv_id"`   // the operator's mail server, whose DMARC/DKIM verdict verifies senders
+	SecretEnv     string    `toml:"secret_env"`     // variable holding the token secret
+	SecretFile    string    `toml:"secret_file"`    // or a file holding it
+	KeepSent      Duration  `toml:"keep_sent"`      // how long a sent mail's body is kept; default 720h
+	MetricsAddr   string    `toml:"metrics_addr"`   // where to serve /metrics and /healthz (host:port); empty: nowhere
+	MetricsPublic bool      `toml:"metrics_public"` // metrics_addr may listen beyond loopback (it has no authentication)
+	WebURL        string    `toml:"web_url"`        // the public address of icepost web -config: board mails link to its play pages
+	Deadlines     Deadlines `toml:"deadlines"`      // time controls, vacations, digests
+	Bots          Bots      `toml:"bots"`           // the computer opponent
+	IMAP          struct {
 		Addr               string `toml:"addr"`
 		TLS                string `toml:"tls"`         // tls, starttls, or none (loopback only)
 		CAFile             string `toml:"ca_file"`     // PEM file of the CAs to trust instead of the system's
@@ -78,7 +84,14 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// LoadConfig reads and checks a configuration file.
+// LoadConfig reads and checks a configuration file. Every command that
+// reads one (serve, serve -check, web -config) goes through it, so a
+// setting that cannot work is refused in one place, with its key named;
+// an address is kept in its canonical form (pbem/mailaddr). A setting
+// left out takes its default; one written out must mean something: a
+// duration or a limit of zero that would only mean "the default" is
+// refused, so that "0s" is never read as "off" by the operator and as
+// "default" by the daemon.
 func LoadConfig(path string) (*Config, error) {
 	var c Config
 	md, err := toml.DecodeFile(path, &c)
@@ -109,38 +122,174 @@ func LoadConfig(path string) (*Config, error) {
 			*p = filepath.Join(dir, *p)
 		}
 	}
+	// Every setting that cannot work is said at once, each on its line.
+	var errs []error
+	bad := func(err error) {
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", path, err))
+		}
+	}
 	switch c.LogFormat {
 	case "":
 		c.LogFormat = "text"
 	case "text", "json":
 	default:
-		return nil, fmt.Errorf("%s: log_format is text or json, not %q", path, c.LogFormat)
+		bad(fmt.Errorf("log_format is text or json, not %q", c.LogFormat))
 	}
-	if c.KeepSent.Duration < 0 {
-		return nil, fmt.Errorf("%s: keep_sent cannot be negative (720h, 30 days, when not set)", path)
+	bad(c.checkSettings(md))
+	if c.IMAP.Addr == "" || c.SMTP.Addr == "" {
+		bad(errors.New("[imap] addr and [smtp] addr are required"))
+	}
+	bad(checkAuth("[imap]", c.IMAP.Auth, c.IMAP.Username, c.IMAP.PasswordEnv, c.IMAP.PasswordFile, c.IMAP.OAuth2TokenFile, c.IMAP.OAuth2TokenCommand))
+	bad(checkAuth("[smtp]", c.SMTP.Auth, c.SMTP.Username, c.SMTP.PasswordEnv, c.SMTP.PasswordFile, c.SMTP.OAuth2TokenFile, c.SMTP.OAuth2TokenCommand))
+	bad(c.Bots.Check())
+	bad(c.Deadlines.Check())
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	if c.KeepSent.Duration == 0 {
 		c.KeepSent.Duration = DefaultKeepSent
 	}
-	if c.Address == "" || !strings.Contains(c.Address, "@") {
-		return nil, fmt.Errorf("%s: address must be the server's mail address, like games@example.org", path)
-	}
-	if c.IMAP.Addr == "" || c.SMTP.Addr == "" {
-		return nil, fmt.Errorf("%s: [imap] addr and [smtp] addr are required", path)
-	}
-	if err := checkAuth("[imap]", c.IMAP.Auth, c.IMAP.Username, c.IMAP.PasswordEnv, c.IMAP.PasswordFile, c.IMAP.OAuth2TokenFile, c.IMAP.OAuth2TokenCommand); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := checkAuth("[smtp]", c.SMTP.Auth, c.SMTP.Username, c.SMTP.PasswordEnv, c.SMTP.PasswordFile, c.SMTP.OAuth2TokenFile, c.SMTP.OAuth2TokenCommand); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := c.Bots.Check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := c.Deadlines.Check(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	return &c, nil
+}
+
+// minPollInterval is the shortest poll_interval: a poll is a round trip
+// to the IMAP server, and a shorter interval only spins.
+const minPollInterval = time.Second
+
+// checkSettings checks the top-level settings and those written out
+// whose zero would only mean the default (md says which were written),
+// and makes each address canonical. It returns every fault, joined.
+func (c *Config) checkSettings(md toml.MetaData) error {
+	var errs []error
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
+
+	// Durations and limits: positive. Zero is refused where it would
+	// only mean the default; none of these has an "off". (A negative
+	// move_time is Bots.Check's.)
+	if md.IsDefined("poll_interval") && c.PollInterval.Duration < minPollInterval {
+		bad("poll_interval = %q: how often to look for new mail is %s or more (leave it out for the default, 1m)", c.PollInterval.Duration, minPollInterval)
+	}
+	if md.IsDefined("keep_sent") && c.KeepSent.Duration <= 0 {
+		bad("keep_sent = %q: how long a sent mail's body is kept cannot be zero or negative (leave it out for the default, 720h: 30 days)", c.KeepSent.Duration)
+	}
+	if md.IsDefined("bots", "move_time") && c.Bots.MoveTime.Duration == 0 {
+		bad("bots: move_time = \"0s\": a search needs time; the most one may take is positive (leave it out for the default, 5s)")
+	}
+	if md.IsDefined("deadlines", "vacation_days") && c.Deadlines.VacationDays == 0 {
+		bad("deadlines: vacation_days = 0 would mean the default, 30: write a negative number for no vacations (or leave it out for 30)")
+	}
+	if md.IsDefined("error_limit") && c.ErrorLimit < 1 {
+		bad("error_limit = %d: the answers to mistakes a sender gets an hour is 1 or more (leave it out for the default, 5)", c.ErrorLimit)
+	}
+
+	if c.Address == "" {
+		bad("address must be the server's mail address, like games@example.org")
+	} else if a, err := mailaddr.Canonical(c.Address); err != nil {
+		bad("address must be the server's one mail address, like games@example.org: %w", err)
+	} else {
+		c.Address = a
+	}
+	for i, s := range c.Starters {
+		a, err := mailaddr.Canonical(s)
+		if err != nil {
+			bad("starters: each is one player's mail address, like ada@example.org (a pattern is not taken): %w", err)
+			continue
+		}
+		c.Starters[i] = a
+	}
+
+	if c.SecretEnv != "" && c.SecretFile != "" {
+		bad("secret_env and secret_file are both set: name the token secret's one source")
+	}
+	for _, s := range []struct{ section, env, file string }{
+		{"[imap]", c.IMAP.PasswordEnv, c.IMAP.PasswordFile},
+		{"[smtp]", c.SMTP.PasswordEnv, c.SMTP.PasswordFile},
+	} {
+		if s.env != "" && s.file != "" {
+			bad("%s password_env and password_file are both set: name the password's one source", s.section)
+		}
+	}
+
+	if c.MetricsAddr != "" {
+		if err := checkMetricsAddr(c.MetricsAddr, c.MetricsPublic); err != nil {
+			bad("metrics_addr = %q: %w", c.MetricsAddr, err)
+		}
+	} else if c.MetricsPublic {
+		bad("metrics_public = true needs metrics_addr")
+	}
+	if c.WebURL != "" {
+		if err := checkWebURL(c.WebURL); err != nil {
+			bad("web_url = %q: %w", c.WebURL, err)
+		}
+	}
+	if c.AuthServID != "" {
+		if err := checkAuthServID(c.AuthServID); err != nil {
+			bad("auth_serv_id = %q: %w", c.AuthServID, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkMetricsAddr checks metrics_addr: host:port, a port to scrape (not
+// 0, which would be a new one at each start), and a host on loopback
+// unless public: /metrics and /healthz have no authentication.
+func checkMetricsAddr(addr string, public bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("not host:port, like 127.0.0.1:9464")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("the port %q is not a number from 1 to 65535", port)
+	}
+	if public {
+		return nil
+	}
+	if ip := net.ParseIP(host); (ip != nil && ip.IsLoopback()) || strings.EqualFold(host, "localhost") {
+		return nil
+	}
+	where := "on " + host
+	if host == "" || (net.ParseIP(host) != nil && net.ParseIP(host).IsUnspecified()) {
+		where = "on every interface"
+	}
+	return fmt.Errorf("it listens %s, beyond loopback, and /metrics has no authentication: use 127.0.0.1:%s (and a proxy with a login in front), or set metrics_public = true to serve it there all the same", where, port)
+}
+
+// checkWebURL checks web_url: the address board mails link to, so an
+// http or https URL with a host, and nothing that a link's path could not
+// be added to.
+func checkWebURL(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return errors.New("not a URL; write it like https://games.example.org")
+	case u.Scheme != "https" && u.Scheme != "http":
+		return errors.New("board mails link to it: it begins with https:// (or http://), like https://games.example.org")
+	case u.Host == "" || u.Hostname() == "":
+		return errors.New("it names no host; write it like https://games.example.org")
+	case u.User != nil:
+		return errors.New("a user or password does not go in it")
+	case u.RawQuery != "" || u.Fragment != "" || strings.ContainsAny(s, "?#"):
+		return errors.New("the play pages' paths are added to it: it has no ? or #")
+	}
+	return nil
+}
+
+// checkAuthServID checks auth_serv_id: one authserv-id as the operator's
+// mail server writes it first in its Authentication-Results header (RFC
+// 8601: a token, usually the server's host name). A value with a space or
+// a ';' could never match one, and would quietly verify nobody.
+func checkAuthServID(s string) error {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c == 0x7f || strings.IndexByte(`()<>@,;:\"/[]?=`, c) >= 0 {
+			return errors.New(`it is one token (RFC 8601's authserv-id), your mail server's name as its Authentication-Results headers begin, like mx.example.org: no spaces, and none of ; ( ) < > @ , : \ " / [ ] ? =`)
+		}
+	}
+	if !utf8.ValidString(s) {
+		return errors.New("it is not valid UTF-8")
+	}
+	return nil
 }
 
 // paths are the settings that name a file, which LoadConfig resolves

@@ -237,3 +237,90 @@ oauth2_token_command = "cat /run/icepost/token"
 		})
 	}
 }
+
+// Every setting that cannot work is refused when the config is read, by
+// serve, serve -check and web -config alike, and the error names its key.
+func TestLoadConfigRefusesBadSettings(t *testing.T) {
+	set := func(lines string) string {
+		return strings.Replace(baseConfig, "[imap]", lines+"\n[imap]", 1)
+	}
+	for _, tc := range []struct{ name, text, want string }{
+		{"poll-negative", strings.Replace(baseConfig, `"30s"`, `"-5s"`, 1), `poll_interval = "-5s"`},
+		{"poll-zero", strings.Replace(baseConfig, `"30s"`, `"0s"`, 1), `poll_interval = "0s"`},
+		{"poll-too-short", strings.Replace(baseConfig, `"30s"`, `"1ms"`, 1), `poll_interval = "1ms": how often to look for new mail is 1s or more`},
+		{"keep-sent-zero", set(`keep_sent = "0s"`), `keep_sent = "0s"`},
+		{"keep-sent-negative", set(`keep_sent = "-1h"`), `keep_sent = "-1h0m0s"`},
+		{"error-limit-negative", set(`error_limit = -1`), "error_limit = -1"},
+		{"error-limit-zero", set(`error_limit = 0`), "error_limit = 0"},
+		{"two-addresses", strings.Replace(baseConfig, `"games@example.org"`, `"a@b@club.test"`, 1), "address must be the server's one mail address"},
+		{"address-list", strings.Replace(baseConfig, `"games@example.org"`, `"a@club.test, b@club.test"`, 1), "address must be"},
+		{"address-with-name", strings.Replace(baseConfig, `"games@example.org"`, `"Games <games@club.test>"`, 1), "address must be"},
+		{"starter-not-an-address", set(`starters = ["ada@club.test", "bob"]`), `starters: each is one player's mail address`},
+		{"starter-pattern", set(`starters = ["*@club.test x"]`), `starters: `},
+		{"both-secrets", set(`secret_file = "secret"`), "secret_env and secret_file are both set"},
+		{"both-passwords", strings.Replace(baseConfig, `password_env = "ICEPOST_TEST_IMAP"`, "password_env = \"ICEPOST_TEST_IMAP\"\npassword_file = \"pw\"", 1),
+			"[imap] password_env and password_file are both set"},
+		{"metrics-not-host-port", set(`metrics_addr = "9464"`), `metrics_addr = "9464": not host:port`},
+		{"metrics-bad-port", set(`metrics_addr = "127.0.0.1:http-ish"`), `metrics_addr = "127.0.0.1:http-ish": the port`},
+		{"metrics-port-zero", set(`metrics_addr = "127.0.0.1:0"`), `metrics_addr = "127.0.0.1:0": the port`},
+		{"metrics-every-interface", set(`metrics_addr = ":9464"`), `metrics_addr = ":9464": it listens on every interface, beyond loopback`},
+		{"metrics-unspecified", set(`metrics_addr = "0.0.0.0:9464"`), `it listens on every interface`},
+		{"metrics-lan", set(`metrics_addr = "192.0.2.7:9464"`), `it listens on 192.0.2.7, beyond loopback`},
+		{"metrics-public-alone", set(`metrics_public = true`), "metrics_public = true needs metrics_addr"},
+		{"web-url-javascript", set(`web_url = "javascript:alert(1)"`), `web_url = "javascript:alert(1)": board mails link to it`},
+		{"web-url-no-host", set(`web_url = "https:///play"`), `web_url = "https:///play": it names no host`},
+		{"web-url-relative", set(`web_url = "games.example.org"`), `web_url = "games.example.org": board mails link to it`},
+		{"web-url-query", set(`web_url = "https://games.example.org/?x=1"`), `web_url = "https://games.example.org/?x=1": the play pages' paths`},
+		{"auth-serv-id-two-tokens", set(`auth_serv_id = "mx example; x"`), `auth_serv_id = "mx example; x": it is one token`},
+		{"auth-serv-id-semicolon", set(`auth_serv_id = "mx.example.org;"`), `auth_serv_id = "mx.example.org;"`},
+		{"move-time-zero", baseConfig + "\n[bots]\nmove_time = \"0s\"\n", `bots: move_time = "0s"`},
+		{"move-time-negative", baseConfig + "\n[bots]\nmove_time = \"-1s\"\n", `bots: move_time = "-1s"`},
+		{"vacation-days-zero", baseConfig + "\n[deadlines]\nvacation_days = 0\n", "deadlines: vacation_days = 0"},
+		{"workers-negative", baseConfig + "\n[bots]\nworkers = -2\n", "bots: workers = -2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := LoadConfig(writeConfig(t, tc.text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("LoadConfig = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+
+	// All faults at once, each on its line.
+	_, err := LoadConfig(writeConfig(t, set("error_limit = -1\nweb_url = \"ftp://x\"")))
+	if err == nil || strings.Count(err.Error(), "\n") != 1 {
+		t.Errorf("two faults: %v", err)
+	}
+}
+
+// The settings that work: addresses kept in their canonical form,
+// metrics on loopback or, said so, beyond it.
+func TestLoadConfigGoodSettings(t *testing.T) {
+	text := strings.Replace(baseConfig, `"games@example.org"`, `"Games@Example.ORG"`, 1)
+	text = strings.Replace(text, "[imap]", `starters = ["Ada@Club.Test", "bob@club.test"]
+metrics_addr = "[::1]:9464"
+web_url = "https://games.example.org/club"
+auth_serv_id = "mx.example.org"
+error_limit = 3
+keep_sent = "24h"
+[bots]
+move_time = "2s"
+workers = 0
+[imap]`, 1)
+	c, err := LoadConfig(writeConfig(t, text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Address != "games@example.org" || strings.Join(c.Starters, " ") != "ada@club.test bob@club.test" {
+		t.Errorf("address %q, starters %q: want the canonical forms", c.Address, c.Starters)
+	}
+	for _, addr := range []string{"127.0.0.1:9464", "localhost:9464"} {
+		if _, err := LoadConfig(writeConfig(t, strings.Replace(text, "[::1]:9464", addr, 1))); err != nil {
+			t.Errorf("metrics_addr = %q: %v", addr, err)
+		}
+	}
+	public := strings.Replace(text, `"[::1]:9464"`, "\":9464\"\nmetrics_public = true", 1)
+	if _, err := LoadConfig(writeConfig(t, public)); err != nil {
+		t.Errorf("metrics_addr on every interface with metrics_public = true: %v", err)
+	}
+}
