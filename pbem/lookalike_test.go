@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"icepost/pbem/mailaddr"
 )
@@ -127,4 +128,42 @@ func outboxTo(t *testing.T, w *world, addr string) string {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// TestStrangerNotice: a mail from another address that answers a
+// seat's mail is not done; the seat's player is told, in a sentence
+// that says who tried what and that nothing was done, at most once an
+// hour however many such mails come; the stranger's address gets
+// nothing.
+func TestStrangerNotice(t *testing.T) {
+	w := newWorld(t)
+	startGame(t, w)
+	board := w.last("ada")
+	adaBefore, eveBefore := len(w.inbox("ada")), len(w.inbox("eve"))
+	for range 5 {
+		w.deliver(w.reply("eve", board, "resign"))
+		w.step()
+	}
+	if g := replay(t, w, 1); g.Record.Result != "*" {
+		t.Fatalf("eve's resign ended ada's game: %s", g.Record.Result)
+	}
+	in := w.inbox("ada")[adaBefore:]
+	if len(in) != 1 {
+		t.Fatalf("ada got %d mails about 5 of eve's, want 1", len(in))
+	}
+	text := strings.Join(strings.Fields(in[0].text), " ") // unwrapped
+	for _, want := range []string{"A mail from " + w.sys.Address("eve") + " answered a mail of game 1 that was sent to you, asking for \"resign\".", "Nothing was done", "at most once an hour"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("ada's notice lacks %q:\n%s", want, in[0].text)
+		}
+	}
+	if n := len(w.inbox("eve")) - eveBefore; n != 0 {
+		t.Errorf("eve got %d mails", n)
+	}
+	w.clock.Advance(time.Hour + time.Second)
+	w.deliver(w.reply("eve", board, "draw"))
+	w.step()
+	if n := len(w.inbox("ada")) - adaBefore; n != 2 {
+		t.Errorf("an hour later: ada has %d notices, want 2", n)
+	}
 }

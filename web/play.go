@@ -62,6 +62,12 @@ func (s *Site) playSeat(r *http.Request) (capability string, id int64, seat int,
 		return "", 0, 0, &notFound{"this site takes no moves (icepost web -config FILE plays the games of that mail server)"}
 	}
 	capability = r.PathValue("cap")
+	// A capability has one spelling: the path as sent must hold it as it
+	// is, not percent-encoded ("%77" for its "w"), so that one link is
+	// one string wherever it is counted or logged.
+	if rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/play/"+capability); !ok || rest != "" && rest[0] != '/' {
+		return "", 0, 0, &notFound{"this play link is not valid: use the link of your latest board mail, as it is"}
+	}
 	id, seat, err = s.Play.PlaySeat(capability)
 	if err != nil {
 		return "", 0, 0, &notFound{err.Error()}

@@ -130,6 +130,16 @@ func TestPlayPage(t *testing.T) {
 	if code, _ := post(forged, ts.URL, url.Values{"ply": {"4"}, "line": {"resign"}}); code != http.StatusNotFound || ply(1) != 4 {
 		t.Errorf("a forged link's resign: %d", code)
 	}
+	// A link has one spelling: typed otherwise, it is no link.
+	capability := strings.TrimPrefix(ada, "/play/")
+	for _, typed := range []string{strings.ToUpper(capability), strings.ToUpper(capability[:1]) + capability[1:], "%20" + capability, capability + "%20", "%77" + capability[1:], strings.Replace(capability, "-", "%2D", 1)} {
+		if code, _ := get("/play/" + typed); code != http.StatusNotFound {
+			t.Errorf("the link typed /play/%s: %d, want 404", typed, code)
+		}
+		if code, _ := post("/play/"+typed, ts.URL, url.Values{"ply": {"4"}, "line": {"resign"}}); code != http.StatusNotFound || ply(1) != 4 {
+			t.Errorf("the link typed /play/%s took a resign: %d", typed, code)
+		}
+	}
 	if _, page := post(ada, ts.URL, url.Values{"ply": {strconv.Itoa(ply(1))}, "line": {"resign"}}); !strings.Contains(page, "Done: resign") {
 		t.Fatalf("ada's resignation from the page:\n%s", page)
 	}
