@@ -8,7 +8,9 @@
 //
 // The SMTP server is a submission server for the local accounts only: it
 // takes mail from a logged-in account, with that account's own address as
-// the message's From, for local addresses; it relays nothing.
+// the envelope sender and as the message's one From (and Sender, if any),
+// with no display name that reads as another address, for local
+// addresses; it relays nothing (sender.go).
 //
 // Nothing here is for production mail: everything listens on 127.0.0.1,
 // passwords travel in clear text over loopback, and the mailboxes live in

@@ -18,6 +18,7 @@ import (
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
 
+	"icepost/pbem/mailaddr"
 	"icepost/pbem/xoauth2"
 )
 
@@ -55,7 +56,7 @@ type System struct {
 	// IMAPAddr is the IMAP server's host:port, empty with Config.Deliver.
 	IMAPAddr string
 	// SMTPAddr is the SMTP server's host:port (no TLS; AUTH PLAIN
-	// required, and a From of the account's own address).
+	// required, and the account's own address as MAIL FROM and From).
 	SMTPAddr string
 
 	cfg   Config
@@ -93,6 +94,11 @@ func Start(ctx context.Context, cfg Config) (*System, error) {
 		users:  map[string]*imapmemserver.User{},
 	}
 	for name, pw := range cfg.Users {
+		// The SMTP server compares senders with the account's address in
+		// its canonical form: an account needs one.
+		if _, err := mailaddr.Canonical(s.Address(name)); err != nil {
+			return nil, fmt.Errorf("localmail: account %q: %w", name, err)
+		}
 		u := imapmemserver.NewUser(name, pw)
 		if err := u.Create("INBOX", nil); err != nil {
 			return nil, err

@@ -5,14 +5,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"mime"
 	"net"
-	"net/mail"
 	"strings"
 	"time"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
+
+	"icepost/pbem/mailaddr"
 )
 
 func (s *System) startSMTP() error {
@@ -35,8 +35,8 @@ func (s *System) startSMTP() error {
 }
 
 // backend is the SMTP side: it takes mail from a logged-in account, with
-// that account's address as From, for local users, and delivers it into
-// their INBOX.
+// that account's address as envelope sender and as From (sender.go), for
+// local users, and delivers it into their INBOX.
 type backend struct{ s *System }
 
 func (b *backend) NewSession(*smtp.Conn) (smtp.Session, error) {
@@ -45,8 +45,9 @@ func (b *backend) NewSession(*smtp.Conn) (smtp.Session, error) {
 
 type session struct {
 	s     *System
-	user  string // the account logged in; "" before AUTH
-	from  string
+	user  string   // the account logged in; "" before AUTH
+	own   string   // the account's address, canonical (mailaddr); "" before AUTH
+	from  string   // the envelope sender: own, once MAIL FROM took it
 	rcpts []string // local user names, deduplicated
 }
 
@@ -58,19 +59,32 @@ func (se *session) Auth(mech string) (sasl.Server, error) {
 		if !ok || se.s.cfg.Users[user] != password || (identity != "" && identity != username) {
 			return &smtp.SMTPError{Code: 535, EnhancedCode: smtp.EnhancedCode{5, 7, 8}, Message: "Invalid credentials"}
 		}
-		se.user = user
+		own, err := mailaddr.Canonical(se.s.Address(user))
+		if err != nil { // Start checked every account's address
+			return err
+		}
+		se.user, se.own = user, own
 		return nil
 	}), nil
 }
 
-// Mail starts a transaction, for a logged-in account only: without a
-// login anyone on the machine could write as anyone.
+// Mail starts a transaction, for a logged-in account only, and only with
+// that account's address as the envelope sender: without a login anyone
+// on the machine could write as anyone, and with another sender a login
+// could write as another account. The address is compared in its
+// canonical form (mailaddr): "Ada@Club.test" is ada's, "+tag" forms and
+// look-alikes are not.
 func (se *session) Mail(from string, _ *smtp.MailOptions) error {
 	if se.user == "" {
 		return &smtp.SMTPError{Code: 530, EnhancedCode: smtp.EnhancedCode{5, 7, 0},
 			Message: "Authentication required: log in with your account's name and password"}
 	}
-	se.from = from
+	if c, err := mailaddr.Canonical(from); err != nil || c != se.own {
+		se.s.cfg.Logger.Info("refused a mail: its MAIL FROM is not the account's address", "account", se.user, "mail_from", mailaddr.Quote(from))
+		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
+			Message: "MAIL FROM must be your login's address, " + mailaddr.String(se.own)}
+	}
+	se.from = se.own
 	return nil
 }
 
@@ -108,12 +122,12 @@ func (se *session) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	if own := se.s.Address(se.user); !ownFrom(body, own) {
-		se.s.cfg.Logger.Info("refused a mail: its From is not the account's address", "account", se.user)
+	if err := ownHeader(body, se.own); err != nil {
+		se.s.cfg.Logger.Info("refused a mail: its header is not from the account's address alone", "account", se.user, "why", err.Error())
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
-			Message: "From must be one address, your own: " + own}
+			Message: "From must be your login's address, " + mailaddr.String(se.own) + ", alone: " + err.Error()}
 	}
-	msg := append([]byte("Return-Path: <"+se.from+">\r\n"+se.s.authResults()), withoutAuthResults(body)...)
+	msg := append([]byte("Return-Path: <"+mailaddr.String(se.from)+">\r\n"+se.s.authResults()), withoutAuthResults(body)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for _, user := range se.rcpts {
@@ -124,34 +138,6 @@ func (se *session) Data(r io.Reader) error {
 	}
 	return nil
 }
-
-// ownFrom reports whether msg's header has one From field holding one
-// address, own (case aside), and no display name that reads as another
-// address: a reader's client may show only the name, so
-// `"ada@example.org" <bob@example.org>` would pass for ada. The address
-// must be exactly own, without a "+tag": the daemon decides who may act by
-// the From address, and so must a player who reads it.
-func ownFrom(msg []byte, own string) bool {
-	m, err := mail.ReadMessage(bytes.NewReader(msg))
-	if err != nil {
-		return false
-	}
-	fields := m.Header["From"]
-	if len(fields) != 1 {
-		return false
-	}
-	p := mail.AddressParser{WordDecoder: &mime.WordDecoder{CharsetReader: rawCharset}}
-	list, err := p.ParseList(fields[0])
-	if err != nil || len(list) != 1 || !strings.EqualFold(list[0].Address, own) {
-		return false
-	}
-	name := strings.TrimSpace(list[0].Name)
-	return !strings.ContainsAny(name, "@\uFF20\uFE6B") || strings.EqualFold(name, own)
-}
-
-// rawCharset lets a display name in any charset through undecoded: ownFrom
-// only looks for an at sign in it, which ASCII-compatible charsets share.
-func rawCharset(_ string, input io.Reader) (io.Reader, error) { return input, nil }
 
 func (se *session) Reset() {
 	se.from = ""
@@ -167,7 +153,7 @@ func (s *System) AuthServID() string { return s.Domain }
 
 // authResults is the header that vouches for a mail's sender. The system
 // is its domain's only mail server, and it takes a mail only from a
-// logged-in account with that account's address as From (ownFrom):
+// logged-in account with that account's address as From (ownHeader):
 // that is what a DMARC pass for the domain says, and more (the very
 // address).
 func (s *System) authResults() string {
