@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/notation"
 	"icepost/pbem/mailaddr"
 )
 
@@ -165,5 +166,42 @@ func TestStrangerNotice(t *testing.T) {
 	w.step()
 	if n := len(w.inbox("ada")) - adaBefore; n != 2 {
 		t.Errorf("an hour later: ada has %d notices, want 2", n)
+	}
+}
+
+// TestQuotedLocalPart: an address whose local part needs quotes keeps
+// them wherever the server writes it (To:, the Player tag), and its
+// name leaves out what would need them.
+func TestQuotedLocalPart(t *testing.T) {
+	w := newWorld(t)
+	const typed = `"<img src=x onerror=alert(1)>"@club.test`
+	w.deliver(lookAlikeMail(w, typed, w.srv.Address, "challenge icesickle "+w.sys.Address("bob")))
+	w.step()
+	raw := outboxTo(t, w, typed)
+	if !strings.Contains(raw, "\r\nTo: "+typed+"\r\n") {
+		t.Fatalf("the answer to %s is not addressed to it, quoted:\n%s", typed, raw)
+	}
+	m := regexp.MustCompile(`games\+(a-[a-z2-7]{16})@`).FindStringSubmatch(raw)
+	if m == nil {
+		t.Fatalf("no address token in:\n%s", raw)
+	}
+	w.deliver(lookAlikeMail(w, typed, w.srv.plusAddress(m[1]), "challenge icesickle "+w.sys.Address("bob")))
+	w.step()
+	var player string
+	if err := w.srv.DB.QueryRow(`SELECT address FROM pbem_seats WHERE game_id = 1 AND seat = 1`).Scan(&player); err != nil || player != typed {
+		t.Fatalf("seat 1: %q, %v; want %q", player, err, typed)
+	}
+	rec := replay(t, w, 1).Record
+	var tag string
+	for _, tg := range rec.Tags {
+		if tg.Name == "Player1" {
+			tag = tg.Value
+		}
+	}
+	if want := "img src=x onerror=alert1 <" + typed + ">"; tag != want {
+		t.Errorf("the Player1 tag: %q, want %q", tag, want)
+	}
+	if name, addr := notation.SplitPlayer(tag); addr != typed || strings.ContainsAny(name, `<>"`) {
+		t.Errorf("the tag reads back as %q, %q", name, addr)
 	}
 }
