@@ -17,6 +17,8 @@ var (
 	ErrScore      = errors.New("wrong score")         // a Score tag that the replay contradicts
 	ErrGame       = errors.New("unknown game")        // a Game tag that names no game
 	ErrOptions    = errors.New("unsupported options") // options the game refuses
+	ErrTooLarge   = errors.New("record too large")    // a record longer than a reader's limit (Splitter)
+	ErrTooLong    = errors.New("record too long")     // a record with more plies than a command takes
 )
 
 // Pos is a place in the input: 1-based line and byte column.

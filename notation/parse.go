@@ -58,8 +58,10 @@ type parser struct {
 	tok  token
 	prev Pos // where the token before tok starts
 	file string
-	// attributed counts the errors that belong to records already read.
-	attributed int
+	// attributed counts the errors that belong to records already read
+	// (of those the scanner keeps); attributedAll, of all it found.
+	attributed    int
+	attributedAll int
 	// moves is a stack of the moves of the lines being read, the
 	// innermost variation's last; a line takes its own off the top when
 	// it ends, in one allocation. The moves themselves are cut from slab,
@@ -70,6 +72,10 @@ type parser struct {
 	moves []*Move
 	slab  []Move
 	tags  []Tag
+	// followed says the text is one record cut from a stream that goes
+	// on with another record's tags (Splitter): its end is read as the
+	// next record's first tag, so that errors are those of the whole.
+	followed bool
 }
 
 // Bounds of the number of moves in a slab: a slab is shared by the
@@ -118,14 +124,14 @@ func (p *parser) record() (*Record, bool) {
 	// Errors at or after the record's first token are its own: the first
 	// token was scanned as the lookahead of the record before, and errors
 	// are not always appended in the order of their positions.
-	from := p.attributed
+	from, fromAll := p.attributed, p.attributedAll
 	p.tags = p.tags[:0]
 	var seen map[string]bool // when there are many tags
 	for p.tok.kind == tTag {
 		t := p.tok
 		if t.text != "" {
 			if p.hasTag(t.text, &seen) {
-				p.errorf(t.pos, "tag %s appears twice", t.text)
+				p.errorf(t.pos, "tag %s appears twice", cutToken(t.text))
 			}
 			p.tags = append(p.tags, Tag{Name: t.text, Value: t.value, Pos: t.pos})
 		}
@@ -147,7 +153,10 @@ func (p *parser) record() (*Record, bool) {
 				clean = false
 			}
 		}
-		p.attributed = len(p.s.errs)
+		if p.s.lost > 0 && !p.s.lastLost.less(rec.Pos) {
+			clean = false // an error not kept was in this record
+		}
+		p.attributed, p.attributedAll = len(p.s.errs), p.s.nerrs()
 		p.next()
 		return rec, clean
 	case tClose:
@@ -156,7 +165,11 @@ func (p *parser) record() (*Record, bool) {
 		// Reported at the end of this record, not at the next one's tag.
 		p.errorf(p.prev, "no result marker before the next record's tags: end this record with 1-0, 0-1, 1/2-1/2 or *")
 	case tEOF:
-		if len(p.s.errs) == from {
+		if p.followed {
+			p.errorf(p.prev, "no result marker before the next record's tags: end this record with 1-0, 0-1, 1/2-1/2 or *")
+			break
+		}
+		if p.s.nerrs() == fromAll {
 			// Say it only when nothing else broke the record (an
 			// unclosed comment swallows the marker, for one).
 			p.errorf(p.tok.pos, "the record has no result marker: end it with 1-0, 0-1, 1/2-1/2 or *")
@@ -255,7 +268,7 @@ func (p *parser) line(depth int, open Pos, l *Line) bool {
 					return false
 				}
 				if !validResult(w.text) {
-					p.errorf(w.pos, "%q is not a result: use 1-0, 0-1, 1/2-1/2, * or each seat's points joined by '-' (0-1-0)", w.text)
+					p.errorf(w.pos, "%s is not a result: use 1-0, 0-1, 1/2-1/2, * or each seat's points joined by '-' (0-1-0)", quote(w.text))
 					return false
 				}
 				l.Comments = append(l.Comments, pending...)
@@ -273,7 +286,7 @@ func (p *parser) line(depth int, open Pos, l *Line) bool {
 					ok = false // a move never starts with a digit
 				}
 				if !ok {
-					p.errorf(w.pos, "%q is not a move number: write it as 12.", text)
+					p.errorf(w.pos, "%s is not a move number: write it as 12.", quote(text))
 					return false
 				}
 				number, numberPos = n, w.pos

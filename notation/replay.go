@@ -137,7 +137,7 @@ func (r *replayer) run() error {
 	}
 	game, ok := games.Lookup(name)
 	if !ok {
-		return r.fail(r.tagPos("Game"), 0, "", errorf(ErrGame, "unknown game %q: use one of %s", name, strings.Join(games.Names(), ", ")))
+		return r.fail(r.tagPos("Game"), 0, "", errorf(ErrGame, "unknown game %s: use one of %s", quote(name), strings.Join(games.Names(), ", ")))
 	}
 	r.seats = rec.Seats()
 	if k := missingPlayer(rec, r.seats); k > 0 {
@@ -148,7 +148,7 @@ func (r *replayer) run() error {
 	opts := rules.Options{Seats: r.seats}
 	start, err := game.Start(opts)
 	if err != nil {
-		return r.fail(r.tagPos("Player"+strconv.Itoa(r.seats)), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+		return r.fail(r.tagPos("Player"+strconv.Itoa(r.seats)), 0, "", errorf(ErrOptions, "%s", cutReason(optionsReason(err))))
 	}
 	for _, name := range rules.OptionNames {
 		v, ok := rec.Tag(name)
@@ -156,16 +156,16 @@ func (r *replayer) run() error {
 			continue
 		}
 		if err := opts.Set(name, v); err != nil {
-			return r.fail(r.tagPos(name), 0, "", errorf(ErrTag, "%v", err))
+			return r.fail(r.tagPos(name), 0, "", errorf(ErrTag, "%s", cutReason(err.Error())))
 		}
 		if start, err = game.Start(opts); err != nil {
-			return r.fail(r.tagPos(name), 0, "", errorf(ErrOptions, "%s", optionsReason(err)))
+			return r.fail(r.tagPos(name), 0, "", errorf(ErrOptions, "%s", cutReason(optionsReason(err))))
 		}
 	}
 	if v, ok := rec.Tag("Setup"); ok {
 		setup, err := game.ParsePosition(v)
 		if err != nil {
-			return r.fail(r.tagPos("Setup"), 0, "", errorf(ErrTag, "Setup: %v", err))
+			return r.fail(r.tagPos("Setup"), 0, "", errorf(ErrTag, "Setup: %s", cutReason(err.Error())))
 		}
 		if setup.Options() != start.Options() {
 			return r.fail(r.tagPos("Setup"), 0, "", errorf(ErrTag, "Setup is a position with options %+v but the tags give %+v", setup.Options(), start.Options()))
@@ -173,14 +173,14 @@ func (r *replayer) run() error {
 		start = setup
 	}
 	if v, ok := rec.Tag("Date"); ok && !validDate(v) {
-		return r.fail(r.tagPos("Date"), 0, "", errorf(ErrTag, "Date %q: write it as YYYY.MM.DD, with ? for unknown digits", v))
+		return r.fail(r.tagPos("Date"), 0, "", errorf(ErrTag, "Date %s: write it as YYYY.MM.DD, with ? for unknown digits", quote(v)))
 	}
 	term, hasTerm := rec.Tag("Termination")
 	if hasTerm && !slices.Contains(Terminations, term) {
-		return r.fail(r.tagPos("Termination"), 0, "", errorf(ErrTag, "Termination %q: use one of %s", term, strings.Join(Terminations, ", ")))
+		return r.fail(r.tagPos("Termination"), 0, "", errorf(ErrTag, "Termination %s: use one of %s", quote(term), strings.Join(Terminations, ", ")))
 	}
 	if v, ok := rec.Tag("Result"); ok && v != rec.Result {
-		return r.fail(r.tagPos("Result"), 0, "", errorf(ErrResult, "the Result tag %q differs from the result marker %q", v, rec.Result))
+		return r.fail(r.tagPos("Result"), 0, "", errorf(ErrResult, "the Result tag %s differs from the result marker %s", quote(v), quote(rec.Result)))
 	}
 
 	r.game = game
@@ -319,19 +319,23 @@ func (r *replayer) checkNumber(m *Move, n int) error {
 }
 
 // moveError words a rules error for a record: the token and the reason,
-// with whose turn it was.
+// with whose turn it was. The token and the game's reason are cut
+// (MaxQuote, maxReason): a token of megabytes makes an error of a line.
 func moveError(err error, s rules.State) error {
 	var me *rules.MoveError
 	if errors.As(err, &me) {
-		msg := me.Error()
+		msg := cutReason(me.Reason) // me.Error(), cut
+		if me.Token != "" {
+			msg = cutToken(me.Token) + ": " + msg
+		}
 		if errors.Is(err, rules.ErrGameOver) {
-			msg = me.Token + ": the game is already over (" + s.Outcome().String() + ")"
+			msg = cutToken(me.Token) + ": the game is already over (" + s.Outcome().String() + ")"
 		} else if s.ToMove() > 0 {
 			msg += fmt.Sprintf(" (seat %d to move)", s.ToMove())
 		}
 		return errorf(ErrMove, "%s", msg)
 	}
-	return errorf(ErrMove, "%v", err)
+	return errorf(ErrMove, "%s", cutReason(err.Error()))
 }
 
 // ResultString is the result marker for an outcome with seats seats: "1-0",
@@ -366,8 +370,8 @@ func ParseResult(marker string, seats int) (winner int, decided bool, err error)
 			return w, true, nil
 		}
 	}
-	return 0, false, errorf(ErrResult, "%q is not a result for %d seats: one winner scores 1 and the others 0 (%s), or a draw gives each 1/2 (%s), or * while not finished",
-		marker, seats, ResultString(rules.Outcome{Over: true, Winner: 1}, seats), ResultString(rules.Outcome{Over: true}, seats))
+	return 0, false, errorf(ErrResult, "%s is not a result for %d seats: one winner scores 1 and the others 0 (%s), or a draw gives each 1/2 (%s), or * while not finished",
+		quote(marker), seats, ResultString(rules.Outcome{Over: true, Winner: 1}, seats), ResultString(rules.Outcome{Over: true}, seats))
 }
 
 func (r *replayer) checkResult(final rules.State, term string, hasTerm bool) error {
@@ -384,7 +388,7 @@ func (r *replayer) checkResult(final rules.State, term string, hasTerm bool) err
 			return r.fail(rec.ResultPos, n, "", errorf(ErrResult, "the game ended by the rules after ply %d (%s): the result is %s, not %s", n, out, want, rec.Result))
 		}
 		if hasTerm && term != "normal" {
-			return r.fail(r.tagPos("Termination"), n, "", errorf(ErrResult, "the game ended by the rules after ply %d: Termination is normal, not %q", n, term))
+			return r.fail(r.tagPos("Termination"), n, "", errorf(ErrResult, "the game ended by the rules after ply %d: Termination is normal, not %s", n, quote(term)))
 		}
 		return nil
 	}
@@ -408,7 +412,7 @@ func (r *replayer) checkScore(final rules.State, v string) error {
 		return r.fail(pos, 0, "", errorf(ErrScore, "%s has no scores: remove the Score tag", r.game.Name()))
 	}
 	if strings.Count(v, ":")+1 != r.seats {
-		return r.fail(pos, 0, "", errorf(ErrScore, "Score %q: give %d seats' points joined by ':'", v, r.seats))
+		return r.fail(pos, 0, "", errorf(ErrScore, "Score %s: give %d seats' points joined by ':'", quote(v), r.seats))
 	}
 	var buf [64]byte
 	want := buf[:0]
@@ -419,7 +423,7 @@ func (r *replayer) checkScore(final rules.State, v string) error {
 		want = strconv.AppendInt(want, int64(s), 10)
 	}
 	if v != string(want) {
-		return r.fail(pos, 0, "", errorf(ErrScore, "Score %q, but the moves give %s", v, want))
+		return r.fail(pos, 0, "", errorf(ErrScore, "Score %s, but the moves give %s", quote(v), want))
 	}
 	return nil
 }

@@ -40,6 +40,12 @@ type scanner struct {
 	bol  bool
 	errs []*Error
 	file string
+	// maxErrs, when above 0, is how many errors errs keeps: the others
+	// are counted in lost, the furthest of them at lastLost, so that a
+	// megabyte of '}' costs a counter, not a million errors.
+	maxErrs  int
+	lost     int
+	lastLost Pos
 }
 
 func newScanner(file, src string) *scanner {
@@ -48,8 +54,18 @@ func newScanner(file, src string) *scanner {
 }
 
 func (s *scanner) errorAt(p Pos, format string, args ...any) {
+	if s.maxErrs > 0 && len(s.errs) >= s.maxErrs {
+		s.lost++
+		if s.lastLost.less(p) {
+			s.lastLost = p
+		}
+		return
+	}
 	s.errs = append(s.errs, &Error{File: s.file, Pos: p, Err: errorf(ErrSyntax, format, args...)})
 }
+
+// nerrs is the number of errors found, those not kept included.
+func (s *scanner) nerrs() int { return len(s.errs) + s.lost }
 
 func (s *scanner) pos() Pos { return Pos{s.line, s.col} }
 
@@ -117,6 +133,7 @@ func isOrientation(s string) bool {
 
 // next returns the next token.
 func (s *scanner) next() token {
+again:
 	s.skipSpace()
 	t := token{pos: s.pos(), startsLine: s.bol}
 	s.bol = false
@@ -182,13 +199,13 @@ func (s *scanner) next() token {
 		if n, ok := suffixNAG[s.src[start:s.off]]; ok {
 			t.nag = n
 		} else {
-			s.errorAt(t.pos, "%q is not an annotation: use !, ?, !!, ??, !? or ?!", s.src[start:s.off])
+			s.errorAt(t.pos, "%s is not an annotation: use !, ?, !!, ??, !? or ?!", quote(s.src[start:s.off]))
 		}
 		return t
 	case ']', '}', '"':
 		s.advance()
 		s.errorAt(t.pos, "unexpected %q", c)
-		return s.next()
+		goto again // not a call: a megabyte of '}' would be as deep
 	}
 	start := s.off
 	end := start
@@ -209,10 +226,10 @@ func (s *scanner) next() token {
 	}
 	t.kind, t.text = tWord, s.src[start:s.off]
 	if t.text[0] == '%' {
-		s.errorAt(t.pos, "%q: '%%' starts an escape line only at the start of a line", t.text)
+		s.errorAt(t.pos, "%s: '%%' starts an escape line only at the start of a line", quote(t.text))
 	}
 	if !utf8.ValidString(t.text) {
-		s.errorAt(t.pos, "the word %q is not valid UTF-8", t.text)
+		s.errorAt(t.pos, "the word %s is not valid UTF-8", quote(t.text))
 	}
 	return t
 }
@@ -237,7 +254,7 @@ func (s *scanner) tag(t token) token {
 		s.advance()
 	}
 	if s.off >= len(s.src) || s.src[s.off] != '"' {
-		s.errorAt(s.pos(), "tag %s: the value must be in double quotes", t.text)
+		s.errorAt(s.pos(), "tag %s: the value must be in double quotes", cutToken(t.text))
 		s.skipLine()
 		return t
 	}
@@ -255,7 +272,7 @@ func (s *scanner) tag(t token) token {
 	var b strings.Builder
 	for {
 		if s.off >= len(s.src) || s.src[s.off] == '\n' {
-			s.errorAt(t.pos, "tag %s: the value is not closed with '\"' on its line", t.text)
+			s.errorAt(t.pos, "tag %s: the value is not closed with '\"' on its line", cutToken(t.text))
 			t.value = b.String()
 			return t
 		}
@@ -278,13 +295,13 @@ func (s *scanner) tag(t token) token {
 // tagEnd checks a tag's value and reads the ']' after it.
 func (s *scanner) tagEnd(t token) token {
 	if !utf8.ValidString(t.value) {
-		s.errorAt(t.pos, "tag %s: the value is not valid UTF-8", t.text)
+		s.errorAt(t.pos, "tag %s: the value is not valid UTF-8", cutToken(t.text))
 	}
 	for s.off < len(s.src) && (s.src[s.off] == ' ' || s.src[s.off] == '\t') {
 		s.advance()
 	}
 	if s.off >= len(s.src) || s.src[s.off] != ']' {
-		s.errorAt(s.pos(), "tag %s: close it with ']'", t.text)
+		s.errorAt(s.pos(), "tag %s: close it with ']'", cutToken(t.text))
 		s.skipLine()
 		return t
 	}

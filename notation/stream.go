@@ -1,94 +1,307 @@
 package notation
 
 import (
-	"bufio"
-	"bytes"
+	"cmp"
+	"context"
+	"errors"
 	"io"
+	"slices"
+	"sync"
 )
 
-// streamWindow is how much text CheckStream parses at a time: enough
-// records to keep every worker busy, little enough that memory stays
-// that of a few hundred games however large the input.
-const streamWindow = 256 << 10
+// streamBudget bounds the text that Stream has in flight (read, parsed,
+// not yet handed to emit) when it works on several records at once:
+// enough records to keep every worker busy, little enough that memory
+// stays that of a few hundred games, or of one record larger than it.
+const streamBudget = 1 << 20
+
+// StreamOptions says how Stream reads.
+type StreamOptions struct {
+	// MaxBytes is the longest record taken, in bytes as read: a longer
+	// one is skipped unread and reported (ErrTooLarge). 0 takes any.
+	MaxBytes int
+	// MaxErrors is how many errors a record keeps; those after them are
+	// only counted (Chunk.More). 0 keeps them all.
+	MaxErrors int
+	// Workers is how many records work runs on at once; 1 or less runs
+	// everything on the caller's goroutine.
+	Workers int
+}
+
+// A Chunk is the text of one record read from a stream (Splitter), parsed:
+// usually one record, none when it is broken, several when records follow
+// one another without a tag between them.
+type Chunk struct {
+	File     string
+	N        int   // its number in the stream (the Splitter's), 1-based
+	Line     int   // the line where it starts
+	Size     int64 // its length in bytes as read
+	TooLarge bool  // longer than StreamOptions.MaxBytes: not read
+	Records  []*Record
+	// Errs are its errors in input order, the syntax errors found by the
+	// parse and those that work adds (Fail); lines count from the start
+	// of the stream. More counts the errors found past MaxErrors.
+	Errs ErrorList
+	More int
+
+	held int // bytes of the stream's budget it holds
+}
+
+// Fail adds an error to the chunk: an *Error as it is, any other at the
+// record's start.
+func (c *Chunk) Fail(rec *Record, err error) {
+	var e *Error
+	if !errors.As(err, &e) {
+		e = &Error{File: c.File, Pos: rec.Pos, Err: err}
+	}
+	c.Errs = append(c.Errs, e)
+}
+
+// Stream reads r a record at a time (Splitter) and parses each record's
+// text; work then does what the caller wants with each chunk (a replay, a
+// format), on up to opt.Workers goroutines at once, and emit gets each
+// chunk with what work returned, in input order, on the caller's
+// goroutine, so that it can write without locks. A chunk's errors are
+// sorted and cut to opt.MaxErrors before emit sees them. Memory follows
+// the largest record, not the stream: records are read as they are
+// worked on, a bounded number of bytes ahead.
+//
+// Stream returns emit's first error, the context's, or the stream's read
+// error; it stops at the first.
+func Stream[T any](ctx context.Context, file string, r io.Reader, opt StreamOptions, work func(*Chunk) T, emit func(*Chunk, T) error) error {
+	sp := NewSplitter(r, opt.MaxBytes)
+	finish := func(c *Chunk, v T) error {
+		c.sortAndCut(opt.MaxErrors)
+		return emit(c, v)
+	}
+	if opt.Workers <= 1 {
+		for sp.Next() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			c := parseChunk(file, sp.Record(), opt)
+			if err := finish(c, work(c)); err != nil {
+				return err
+			}
+		}
+		return sp.Err()
+	}
+
+	type result struct {
+		c *Chunk
+		v T
+	}
+	var (
+		jobs    = make(chan *Chunk)
+		results = make(chan result, opt.Workers)
+		stop    = make(chan struct{})
+		budget  = newBudget(streamBudget)
+		readErr error
+		wg      sync.WaitGroup
+	)
+	go func() {
+		defer close(jobs)
+		for sp.Next() {
+			if ctx.Err() != nil {
+				return
+			}
+			t := sp.Record()
+			if !budget.take(len(t.Text)) {
+				return // emit stopped the stream
+			}
+			c := parseChunk(file, t, opt)
+			select {
+			case jobs <- c:
+			case <-stop:
+				return
+			}
+		}
+		readErr = sp.Err()
+	}()
+	for range opt.Workers {
+		wg.Go(func() {
+			for c := range jobs {
+				results <- result{c, work(c)}
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	var (
+		err     error
+		next    = 1
+		waiting = make(map[int]result)
+	)
+	for res := range results {
+		if err != nil {
+			continue // draining after a stop
+		}
+		waiting[res.c.N] = res
+		for {
+			r, ok := waiting[next]
+			if !ok {
+				break
+			}
+			delete(waiting, next)
+			next++
+			if err == nil {
+				if err = ctx.Err(); err == nil {
+					err = finish(r.c, r.v)
+				}
+			}
+			budget.give(r.c.held)
+		}
+		if err != nil {
+			close(stop)
+			budget.stop()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return readErr
+}
+
+// parseChunk parses one record's text.
+func parseChunk(file string, t RecordText, opt StreamOptions) *Chunk {
+	c := &Chunk{File: file, N: t.N, Line: t.Line, Size: t.Size, TooLarge: t.TooLarge, held: len(t.Text)}
+	if t.TooLarge {
+		c.Errs = ErrorList{{File: file, Pos: Pos{Line: t.Line, Col: 1},
+			Err: errorf(ErrTooLarge, "record %d is %d bytes, over the limit of %d bytes: skipped unread", t.N, t.Size, opt.MaxBytes)}}
+		return c
+	}
+	p := &parser{s: newScanner(file, string(t.Text)), file: file, followed: t.Followed}
+	p.s.line = t.Line
+	p.s.maxErrs = opt.MaxErrors
+	p.next()
+	for p.tok.kind != tEOF {
+		rec, clean := p.record()
+		switch {
+		case rec == nil:
+			p.recover()
+		case clean:
+			c.Records = append(c.Records, rec)
+		}
+	}
+	c.Errs, c.More = p.s.errs, p.s.lost
+	return c
+}
+
+// sortAndCut puts the chunk's errors in input order and keeps at most max
+// of them (0: all).
+func (c *Chunk) sortAndCut(max int) {
+	slices.SortStableFunc(c.Errs, func(a, b *Error) int {
+		if d := cmp.Compare(a.Pos.Line, b.Pos.Line); d != 0 {
+			return d
+		}
+		return cmp.Compare(a.Pos.Col, b.Pos.Col)
+	})
+	if max > 0 && len(c.Errs) > max {
+		c.More += len(c.Errs) - max
+		c.Errs = c.Errs[:max:max]
+	}
+}
+
+// budget is a count of bytes that the reading goroutine takes and the
+// emitting one gives back. A take larger than the whole waits for all of
+// it, so that one record longer than the budget still goes through.
+type budget struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	size    int64
+	used    int64
+	stopped bool
+}
+
+func newBudget(size int64) *budget {
+	b := &budget{size: size}
+	b.cond.L = &b.mu
+	return b
+}
+
+// take waits for n bytes; it returns false once the budget is stopped.
+func (b *budget) take(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for !b.stopped && b.used > 0 && b.used+int64(n) > b.size {
+		b.cond.Wait()
+	}
+	b.used += int64(n)
+	return !b.stopped
+}
+
+func (b *budget) give(n int) {
+	b.mu.Lock()
+	b.used -= int64(n)
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+func (b *budget) stop() {
+	b.mu.Lock()
+	b.stopped = true
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
 
 // CheckStream is CheckParallel on a reader of any size: it reads the
-// input a window of whole records at a time (cut before a tag line that
-// follows movetext, outside a {comment}), so that memory does not grow
-// with the input, and returns every problem found, in input order, with
-// lines counted from the start of the input. The error is a read error.
+// input a record at a time (Stream), so that memory does not grow with
+// the input, and returns every problem found, in input order, with lines
+// counted from the start of the input. The error is a read error.
 func CheckStream(file string, r io.Reader, workers int, fn func(*Game)) (ErrorList, error) {
 	return checkStream(file, r, workers, true, fn)
 }
 
-// ValidateStream is CheckStream for a caller that wants only the verdict
-// (icepost validate): the replays keep no positions (Validate), and it
-// returns how many records were valid.
+// ValidateStream is CheckStream for a caller that wants only the verdict:
+// the replays keep no positions (Validate), and it returns how many
+// records were valid.
 func ValidateStream(file string, r io.Reader, workers int) (valid int, errs ErrorList, err error) {
 	errs, err = checkStream(file, r, workers, false, func(*Game) { valid++ })
 	return valid, errs, err
 }
 
 func checkStream(file string, r io.Reader, workers int, keep bool, fn func(*Game)) (ErrorList, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
 	var (
-		errs     ErrorList
-		window   []byte
-		first    = 1 // line of window's first byte
-		line     = 0 // lines read
-		sawMoves bool
-		inBrace  bool
+		errs ErrorList
+		mu   sync.Mutex
 	)
-	flush := func() {
-		if len(window) > 0 {
-			errs = append(errs, checkAt(file, window, first, workers, keep, fn)...)
-		}
-		window = window[:0]
-		first = line + 1
-	}
-	for {
-		l, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// A line longer than the buffer: keep reading it whole.
-			long := append([]byte(nil), l...)
-			for err == bufio.ErrBufferFull {
-				l, err = br.ReadSlice('\n')
-				long = append(long, l...)
-			}
-			l = long
-		}
-		if len(l) > 0 {
-			t := bytes.TrimLeft(l, " \t")
-			isTag := len(t) > 0 && t[0] == '['
-			if isTag && sawMoves && !inBrace {
-				// A new record starts here.
-				sawMoves = false
-				if len(window) >= streamWindow {
-					flush()
+	err := Stream(context.Background(), file, r, StreamOptions{Workers: workers},
+		func(c *Chunk) struct{} {
+			for _, rec := range c.Records {
+				var g *Game
+				var err error
+				if keep {
+					g, err = Replay(rec)
+				} else {
+					err = Validate(rec)
 				}
+				if err != nil {
+					c.Fail(rec, err)
+					continue
+				}
+				mu.Lock()
+				fn(g)
+				mu.Unlock()
 			}
-			line++
-			window = append(window, l...)
-			blank := len(bytes.TrimSpace(t)) == 0 || t[0] == '%'
-			if inBrace || !blank && !isTag {
-				sawMoves = true
-				inBrace = CommentOpen(l, inBrace)
-			}
-		}
-		if err == io.EOF {
-			flush()
-			return errs, nil
-		}
-		if err != nil {
-			flush()
-			return errs, err
-		}
-	}
+			return struct{}{}
+		},
+		func(c *Chunk, _ struct{}) error {
+			errs = append(errs, c.Errs...)
+			return nil
+		})
+	return errs, err
 }
 
 // CommentOpen reports whether a line of movetext leaves a {comment} open,
 // given whether one was open before it (a ';' comment ends the line). Code
-// that splits a stream into records (CheckStream here, the archive's
-// import) uses it so that a '[' inside a comment does not start a record.
+// that splits a stream into records (the archive's import) uses it so
+// that a '[' inside a comment does not start a record; the Splitter reads
+// the same rule a piece of a line at a time.
 func CommentOpen(l []byte, in bool) bool {
 	for _, c := range l {
 		switch {

@@ -26,7 +26,7 @@ func TestCheckStreamMatchesCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	var src []byte
-	for len(src) < 3*streamWindow {
+	for len(src) < 3*streamBudget {
 		src = append(src, good...)
 		src = append(src, '\n')
 		src = append(src, bad...)

@@ -1,0 +1,254 @@
+package notation
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+)
+
+// Splitter cuts a stream of records into the text of one record at a
+// time, without reading the stream whole, so that what reads a file
+// needs the memory of its largest record, not of the file. It is to a
+// record file what bufio.Scanner is to lines:
+//
+//	sp := notation.NewSplitter(r, limit)
+//	for sp.Next() {
+//		t := sp.Record() // t.Text, from line t.Line
+//	}
+//	if err := sp.Err(); err != nil { ... }
+//
+// A record starts at a line that begins with '[' (after spaces) following
+// some movetext, outside a {comment}: where the parser would start the
+// next record, so that parsing the records one at a time finds what
+// parsing the whole input finds. Blank lines and '%' escape lines between
+// records belong to neither.
+//
+// A record longer than the limit is not kept: Next skips the rest of it,
+// counting its bytes, and Record says TooLarge with its size, so that a
+// gigabyte of garbage on one line costs its read, not its memory.
+type Splitter struct {
+	br  *bufio.Reader
+	max int // bytes a record may have; <= 0 for no limit
+
+	lines int  // lines read
+	first bool // no line read yet (a byte-order mark may come)
+	eof   bool
+	err   error
+
+	cur RecordText
+	// The line scan: some movetext seen in the current record; a
+	// {comment} open at the end of the last line.
+	sawMoves bool
+	inBrace  bool
+	// blanks counts the blank lines after the current record's last
+	// line: they are its own if more of it follows, nobody's if the next
+	// record does.
+	blanks     int
+	blankBytes int64
+	// A line read that starts the next record: its text, its length in
+	// the input, its line number.
+	pend     []byte
+	pendLen  int64
+	pendLine int
+	havePend bool
+
+	line []byte // the line being read, at most max+1 bytes of it
+	buf  []byte // the records' text, reused
+}
+
+// RecordText is one record's text as a Splitter cut it from its stream.
+type RecordText struct {
+	// Text is the record's text, valid until the next call of Next; nil
+	// when TooLarge. Lines the parser skips (blank, '%') may stand as
+	// empty lines: the line numbers stay those of the input.
+	Text []byte
+	Line int   // the line of its first byte in the stream, 1-based
+	N    int   // its number in the stream, 1-based
+	Size int64 // its length in bytes as read, all of it when TooLarge
+	// TooLarge says the record is longer than the Splitter's limit: its
+	// text was skipped unread.
+	TooLarge bool
+	// Followed says another record follows it: its text ends where the
+	// next record's tags begin, not at the end of the stream.
+	Followed bool
+}
+
+// NewSplitter returns a Splitter that reads r and refuses records longer
+// than max bytes (max <= 0: no limit).
+func NewSplitter(r io.Reader, max int) *Splitter {
+	return &Splitter{br: bufio.NewReaderSize(r, 64<<10), max: max, first: true}
+}
+
+// Record returns the record Next found.
+func (s *Splitter) Record() RecordText { return s.cur }
+
+// Err returns the first error reading the stream, nil at its end.
+func (s *Splitter) Err() error { return s.err }
+
+// Next finds the next record; it returns false at the end of the stream
+// or on an error (Err).
+func (s *Splitter) Next() bool {
+	if s.first {
+		s.first = false
+		if b, _ := s.br.Peek(3); bytes.Equal(b, []byte("\uFEFF")) {
+			s.br.Discard(3) // as the scanner does: columns count after it
+		}
+	}
+	n := s.cur.N
+	s.cur = RecordText{Text: s.buf[:0], N: n + 1}
+	s.sawMoves, s.inBrace, s.blanks, s.blankBytes = false, false, 0, 0
+	started := false
+	if s.havePend {
+		s.havePend = false
+		s.cur.Line = s.pendLine
+		s.add(s.pend, s.pendLen)
+		started = true
+	}
+	for !s.eof {
+		size, c, err := s.readLine(s.inBrace)
+		if err != nil {
+			s.eof = true
+			if err != io.EOF {
+				s.err = err
+			}
+		}
+		if size == 0 {
+			break
+		}
+		s.lines++
+		isTag := c.kind == '[' && !c.startInBrace
+		blank := !c.startInBrace && (c.kind == 0 || c.kind == '%')
+		if isTag && s.sawMoves {
+			// The next record starts here: keep the line for it.
+			s.pend, s.line = s.line, s.pend
+			s.pendLen, s.pendLine, s.havePend = size, s.lines, true
+			break
+		}
+		if blank {
+			// Its own if more of the record follows.
+			if started {
+				s.blanks++
+				s.blankBytes += size
+			}
+			continue
+		}
+		if !started {
+			s.cur.Line = s.lines
+			started = true
+		}
+		for ; s.blanks > 0; s.blanks-- {
+			s.add(newline, 0)
+		}
+		s.cur.Size += s.blankBytes
+		s.blankBytes = 0
+		s.add(s.line, size)
+		if c.startInBrace || c.kind != '[' {
+			s.sawMoves = true
+			s.inBrace = c.inBrace
+		}
+	}
+	if !started {
+		s.cur = RecordText{N: n}
+		return false
+	}
+	if !s.havePend {
+		// The end of the stream: its blank lines stay, so that the
+		// parser's "end of input" is where it is in the whole.
+		for ; s.blanks > 0; s.blanks-- {
+			s.add(newline, 0)
+		}
+	}
+	s.buf = s.cur.Text[:0]
+	s.cur.Followed = s.havePend
+	if s.cur.TooLarge {
+		s.cur.Text = nil
+	}
+	return true
+}
+
+var newline = []byte{'\n'}
+
+// add appends a line of n bytes in the input (l, or its start when it
+// is longer than the limit) to the current record.
+func (s *Splitter) add(l []byte, n int64) {
+	s.cur.Size += n
+	if s.cur.TooLarge {
+		return
+	}
+	if s.max > 0 && s.cur.Size > int64(s.max) {
+		s.cur.TooLarge = true
+		s.cur.Text = s.cur.Text[:0]
+		return
+	}
+	s.cur.Text = append(s.cur.Text, l...)
+}
+
+// readLine reads one line, however long, into s.line, keeping at most
+// max+1 bytes of it (enough to know it is too long), and classifies it
+// as it reads; it returns the line's length in the input.
+func (s *Splitter) readLine(inBrace bool) (int64, lineClass, error) {
+	s.line = s.line[:0]
+	c := lineClass{startInBrace: inBrace, inBrace: inBrace}
+	var n int64
+	for {
+		frag, err := s.br.ReadSlice('\n')
+		c.scan(frag, n == 0)
+		n += int64(len(frag))
+		keep := len(frag)
+		if s.max > 0 {
+			keep = min(keep, max(0, s.max+1-len(s.line)))
+		}
+		s.line = append(s.line, frag[:keep]...)
+		if err != bufio.ErrBufferFull {
+			return n, c, err
+		}
+	}
+}
+
+// lineClass is what the Splitter learns of a line, read in pieces.
+type lineClass struct {
+	// kind is the line's first byte that is not white space: '[' (a
+	// tag), '%' (an escape line, in column 1 only), 'm' (any other:
+	// movetext); 0 while there is none.
+	kind byte
+	// startInBrace: a {comment} was open before the line. inBrace: one
+	// is open after the bytes scanned; inSemi: a ';' comment runs to the
+	// end of the line.
+	startInBrace, inBrace, inSemi bool
+}
+
+// scan reads the next piece of a line; atStart says it is the line's
+// first.
+func (c *lineClass) scan(b []byte, atStart bool) {
+	for i, ch := range b {
+		if c.kind == 0 {
+			switch {
+			case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v':
+				continue
+			case ch == '%' && atStart && i == 0:
+				c.kind = '%'
+			case ch == '[':
+				c.kind = '['
+			default:
+				c.kind = 'm'
+			}
+		}
+		// Comments count in movetext, and in a line that goes on with
+		// a comment (CommentOpen, a byte at a time).
+		if !c.startInBrace && c.kind != 'm' {
+			return
+		}
+		switch {
+		case c.inSemi:
+			return
+		case c.inBrace:
+			if ch == '}' {
+				c.inBrace = false
+			}
+		case ch == '{':
+			c.inBrace = true
+		case ch == ';':
+			c.inSemi = true
+		}
+	}
+}
