@@ -11,9 +11,13 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
 	"icepost/pbem"
 	"icepost/pbem/localmail"
@@ -54,6 +58,10 @@ func checkConfigured(ctx context.Context, w io.Writer, path string) bool {
 	}
 	_, err = cfg.Secret()
 	c.say("secret", "the token secret is there", err)
+	if cfg.MetricsAddr != "" {
+		good, err := checkMetrics(ctx, cfg.MetricsAddr, cfg.MetricsPublic)
+		c.say("metrics", good, err)
+	}
 	good, err := checkDatabase(ctx, cfg.Database)
 	c.say("database", good, err)
 
@@ -100,6 +108,47 @@ func checkSMTP(ctx context.Context, cfg *pbem.Config) error {
 	}
 	defer s.Close()
 	return s.Check(ctx, cfg.Address)
+}
+
+// checkMetrics says whether serve can listen on metrics_addr (LoadConfig
+// has checked its form): it binds the address and lets it go. An address
+// in use is a fault, unless what answers there is an icepost serve's
+// /metrics (the daemon of this config, running: a restart frees it).
+func checkMetrics(ctx context.Context, addr string, public bool) (string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			if icepostMetricsAt(ctx, addr) {
+				return addr + " is in use by a running icepost serve's /metrics (this config's? a restart frees it)", nil
+			}
+			return "", fmt.Errorf("metrics_addr %s is in use by another program: choose another port, or stop what listens there (%w)", addr, err)
+		}
+		return "", fmt.Errorf("metrics_addr %s: serve cannot listen there: %w", addr, err)
+	}
+	ln.Close()
+	good := addr + ": /metrics and /healthz can be served there"
+	if public {
+		good += "; WARNING: beyond loopback (metrics_public = true), open to anyone who can reach it, with no login"
+	}
+	return good, nil
+}
+
+// icepostMetricsAt reports whether an icepost serve's /metrics answers at
+// addr.
+func icepostMetricsAt(ctx context.Context, addr string) bool {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode == http.StatusOK && strings.Contains(string(b), "icepost_heartbeat_timestamp_seconds")
 }
 
 // checkEmbedded checks what serve without a config runs: its database,

@@ -108,6 +108,9 @@ func cmdServe(e *env, args []string) int {
 			return exitInvalid
 		}
 		defer stop()
+		if cfg.MetricsPublic {
+			log.Warn("metrics_addr listens beyond loopback (metrics_public = true): /metrics and /healthz answer anyone who can reach them, with no login", "metrics", cfg.MetricsAddr)
+		}
 	}
 	logStarted(log, "address", cfg.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "database", cfg.Database, "metrics", cfg.MetricsAddr, "dry_run", *dryRun)
 	return runDaemon(e, log, d)

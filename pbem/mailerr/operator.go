@@ -170,7 +170,7 @@ func Advice(err error) string {
 	case errors.As(err, &record):
 		return fmt.Sprintf("%s server at %s does not speak TLS from the first byte: set %s tls = \"starttls\" (ports 587, 143), or addr to its TLS port (465, 993)", proto, addr, section)
 	case errors.As(err, &implicit):
-		return fmt.Sprintf("%s server at %s speaks TLS at once: set %s tls = \"tls\" (ports 465, 993), or addr to its STARTTLS port (587, 143)", proto, addr, section)
+		return fmt.Sprintf("%s server at %s speaks TLS at once: set %s tls = \"tls\" (ports 465, 993), or addr to its port in plain text (587, 143)", proto, addr, section)
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Sprintf("%s connection to %s refused: check %s addr, and that the server runs", proto, addr, section)
 	case errors.As(err, &dns):
