@@ -190,6 +190,12 @@ func checkEmbedded(ctx context.Context, w io.Writer, dbPath, imapAddr, smtpAddr 
 // checkDatabase says whether the daemon can use the database at path,
 // without making or changing it: a file that is there is opened read-only.
 func checkDatabase(ctx context.Context, path string) (string, error) {
+	// serve would refuse a database with a second name (lock.go).
+	if real, err := realPath(path); err == nil {
+		if err := oneName(path, real); err != nil {
+			return "", err
+		}
+	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		dir := filepath.Dir(path)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
