@@ -1,15 +1,33 @@
 // icepost fmt: write records in their canonical form, to standard output
-// or in place (-w) through atomicfile.Write.
+// or in place (-w), reading a record at a time.
 
 package main
 
 import (
-	"bytes"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 
-	"icepost/atomicfile"
+	"icepost/archive"
 	"icepost/notation"
 )
+
+// The errors a record and a file show: a file of garbage gives a
+// screenful of them, and a line that counts the rest.
+const (
+	errorsPerRecord = 3
+	errorsPerFile   = 10
+)
+
+// recordStream is how validate, fmt and analyze read a file: a record at
+// a time, none longer than the archive takes (archive.MaxRecordBytes, a
+// megabyte: a longer one is skipped unread and named), each keeping at
+// most a few errors.
+func recordStream(workers int) notation.StreamOptions {
+	return notation.StreamOptions{MaxBytes: archive.MaxRecordBytes, MaxErrors: errorsPerRecord, Workers: workers}
+}
 
 func cmdFmt(e *env, args []string) int {
 	fs := newFlags(e, "fmt")
@@ -23,34 +41,214 @@ func cmdFmt(e *env, args []string) int {
 	}
 	code := exitOK
 	for _, file := range fs.Args() {
-		gs, errs, err := readRecords(e, file)
+		c, err := fmtFile(e, file, *write && file != "-")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost fmt: %v\n", err)
-			code = exitUsage
-			continue
-		}
-		if len(errs) > 0 {
-			// Like gofmt, refuse to rewrite what does not read: nothing
-			// may be lost.
-			printErrors(e, errs)
-			code = exitInvalid
-			continue
-		}
-		recs := make([]*notation.Record, len(gs))
-		for i, g := range gs {
-			g.Canonicalize()
-			recs[i] = g.Record
-		}
-		var out bytes.Buffer
-		notation.FormatAll(&out, recs)
-		if *write && file != "-" {
-			if err := atomicfile.Write(file, out.Bytes()); err != nil {
-				fmt.Fprintf(e.stderr, "icepost fmt: %v\n", err)
-				code = exitUsage
+			if e.ctx.Err() != nil {
+				return exitUsage
 			}
-			continue
 		}
-		e.stdout.Write(out.Bytes())
+		code = max(code, c)
 	}
 	return code
+}
+
+// fmtFile formats one file. Like gofmt it writes nothing of a file that
+// does not read, so that nothing is lost: the canonical text goes to a
+// spool (to standard output) or to the new file beside the old one (-w),
+// and is let out only once the whole file has read.
+func fmtFile(e *env, file string, inPlace bool) (int, error) {
+	r, name, err := openInput(e, file)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer r.Close()
+	var out pendingOutput
+	if inPlace {
+		out, err = newReplacement(file)
+	} else {
+		out = &spool{}
+	}
+	if err != nil {
+		return exitUsage, err
+	}
+	defer out.Discard()
+	pr := notation.ErrorPrinter{W: e.stderr, PerRecord: errorsPerRecord, PerFile: errorsPerFile}
+	failed, first := false, true
+	var werr error
+	err = notation.Stream(e.ctx, name, r, recordStream(runtime.GOMAXPROCS(0)),
+		func(c *notation.Chunk) []byte {
+			var b []byte
+			for _, rec := range c.Records {
+				if _, err := notation.Walk(rec, true, nil); err != nil {
+					c.Fail(rec, err)
+					continue
+				}
+				if len(b) > 0 {
+					b = append(b, '\n')
+				}
+				b = notation.AppendFormat(b, rec)
+			}
+			return b
+		},
+		func(c *notation.Chunk, b []byte) error {
+			if len(c.Errs)+c.More > 0 {
+				failed = true
+				pr.Print(c)
+			}
+			if failed || werr != nil {
+				return nil // reading on, for the errors
+			}
+			if !first {
+				_, werr = out.Write([]byte{'\n'})
+			}
+			first = false
+			if werr == nil {
+				_, werr = out.Write(b)
+			}
+			return nil
+		})
+	pr.Done()
+	switch {
+	case err != nil:
+		return exitUsage, err
+	case failed:
+		return exitInvalid, nil
+	case werr != nil:
+		return exitUsage, werr
+	}
+	if inPlace {
+		return exitOK, out.Commit(nil)
+	}
+	if err := out.Commit(e.stdout); err != nil {
+		return writeFailed(e, err), nil
+	}
+	return exitOK, nil
+}
+
+// pendingOutput is the text of a file being formatted: Commit lets it out
+// (to w, or in place of the file), Discard drops it.
+type pendingOutput interface {
+	io.Writer
+	Commit(w io.Writer) error
+	Discard()
+}
+
+// spoolMemory is how much of a file's output a spool keeps in memory;
+// the rest waits in a temporary file.
+const spoolMemory = 4 << 20
+
+// spool holds a file's output until it may be written: in memory up to
+// spoolMemory, then in an unnamed temporary file.
+type spool struct {
+	mem []byte
+	f   *os.File
+}
+
+func (s *spool) Write(p []byte) (int, error) {
+	if s.f == nil && len(s.mem)+len(p) <= spoolMemory {
+		s.mem = append(s.mem, p...)
+		return len(p), nil
+	}
+	if s.f == nil {
+		f, err := os.CreateTemp("", "icepost-fmt-*")
+		if err != nil {
+			return 0, err
+		}
+		os.Remove(f.Name()) // unnamed: gone with the process, whatever happens
+		s.f = f
+		if _, err := s.f.Write(s.mem); err != nil {
+			return 0, err
+		}
+		s.mem = nil
+	}
+	return s.f.Write(p)
+}
+
+func (s *spool) Commit(w io.Writer) error {
+	if s.f == nil {
+		_, err := w.Write(s.mem)
+		return err
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.Copy(w, s.f)
+	return err
+}
+
+func (s *spool) Discard() {
+	if s.f != nil {
+		s.f.Close()
+		s.f = nil
+	}
+	s.mem = nil
+}
+
+// replacement is a new file written beside path a piece at a time, that
+// replaces path only on Commit: atomicfile.Write's steps (a temporary
+// file in the same folder, synced, given the old file's mode, renamed
+// over it, the folder synced), with the data streamed instead of held
+// whole. Discard removes it; a crash leaves the old file, and at worst
+// a .icepost-* file beside it.
+type replacement struct {
+	path string
+	tmp  *os.File
+	mode os.FileMode
+	done bool
+}
+
+func newReplacement(path string) (*replacement, error) {
+	mode := os.FileMode(0o644)
+	if info, err := os.Stat(path); err == nil {
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".icepost-*")
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return &replacement{path: path, tmp: tmp, mode: mode}, nil
+}
+
+func (r *replacement) Write(p []byte) (int, error) {
+	n, err := r.tmp.Write(p)
+	if err != nil {
+		err = fmt.Errorf("writing %s: %w", r.path, err)
+	}
+	return n, err
+}
+
+// Commit replaces the file (w is not used).
+func (r *replacement) Commit(io.Writer) error {
+	err := r.tmp.Sync()
+	if cerr := r.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(r.tmp.Name(), r.mode)
+	}
+	if err == nil {
+		err = os.Rename(r.tmp.Name(), r.path)
+	}
+	if err != nil {
+		os.Remove(r.tmp.Name())
+		r.done = true
+		return fmt.Errorf("writing %s: %w", r.path, err)
+	}
+	r.done = true
+	// The rename is durable once the folder is: a failure here leaves
+	// the new file in place, so it is not reported.
+	if d, err := os.Open(filepath.Dir(r.path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+func (r *replacement) Discard() {
+	if !r.done {
+		r.tmp.Close()
+		os.Remove(r.tmp.Name())
+		r.done = true
+	}
 }

@@ -22,35 +22,55 @@ func cmdValidate(e *env, args []string) int {
 		return exitUsage
 	}
 	// A replay makes much short-lived garbage while the live heap stays
-	// small (one file's records): collecting less often saves a third of
-	// the CPU time for some more memory.
+	// small (the records in flight): collecting less often saves a third
+	// of the CPU time for some more memory.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	// ... but no more than this, which streaming (notation.ValidateStream)
-	// leaves room for whatever the size of the input.
+	// ... but no more than this, which streaming leaves room for
+	// whatever the size of the input.
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(40 << 20))
-	code, valid, invalid := exitOK, 0, 0
+	opt := recordStream(runtime.GOMAXPROCS(0))
+	pr := notation.ErrorPrinter{W: e.stderr, PerRecord: errorsPerRecord, PerFile: errorsPerFile}
+	code, valid, unread := exitOK, 0, 0
 	for _, file := range fs.Args() {
 		r, name, err := openInput(e, file)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost validate: %v\n", err)
 			code = exitUsage
-			invalid++ // a file that cannot be read is an error too
+			unread++ // a file that cannot be read is an error too
 			continue
 		}
-		// Count valid games without keeping them, replaying records on
-		// every core, reading the file a window of records at a time.
-		n, errs, err := notation.ValidateStream(name, r, runtime.GOMAXPROCS(0))
-		valid += n
+		// Count valid records without keeping them, replaying records on
+		// every core, reading the file a record at a time.
+		err = notation.Stream(e.ctx, name, r, opt,
+			func(c *notation.Chunk) int {
+				n := 0
+				for _, rec := range c.Records {
+					if err := notation.Validate(rec); err != nil {
+						c.Fail(rec, err)
+						continue
+					}
+					n++
+				}
+				return n
+			},
+			func(c *notation.Chunk, n int) error {
+				valid += n
+				pr.Print(c)
+				return nil
+			})
 		r.Close()
+		pr.Done()
 		if err != nil {
-			fmt.Fprintf(e.stderr, "icepost validate: %v\n", err)
+			fmt.Fprintf(e.stderr, "icepost validate: %s: %v\n", name, err)
 			code = exitUsage
+			if e.ctx.Err() != nil {
+				break
+			}
 		}
-		printErrors(e, errs)
-		invalid += len(errs)
-		if len(errs) > 0 && code == exitOK {
-			code = exitInvalid
-		}
+	}
+	invalid := pr.Total() + unread
+	if invalid > 0 && code == exitOK {
+		code = exitInvalid
 	}
 	if !*quiet {
 		fmt.Fprintf(e.stdout, "%s, %s\n", countOf(valid, "valid record", "valid records"), countOf(invalid, "error", "errors"))
