@@ -249,7 +249,7 @@ func checkAtStart(ctx context.Context, log *slog.Logger, imap func(context.Conte
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case mailerr.IsOperator(err) && !mailerr.IsUnreachable(err):
-			return fmt.Errorf("%s\n  (%v)\nNothing was started. Fix the setting; icepost serve -check -config FILE checks them all.", mailerr.Advice(err), err)
+			return fmt.Errorf("%s\n  (%v)\nNothing was started. Fix the setting (icepost serve -check -config FILE checks them all)", mailerr.Advice(err), err)
 		default:
 			msg := mailerr.Advice(err)
 			if msg == "" {

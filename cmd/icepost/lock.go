@@ -81,7 +81,8 @@ func lockDaemon(db string) (*daemonLock, error) {
 		f.Close()
 		return nil, &runningError{pid: pid, db: db, real: real}
 	}
-	if err := f.Truncate(0); err == nil {
+	err = f.Truncate(0)
+	if err == nil {
 		_, err = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	if err != nil {
