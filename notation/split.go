@@ -18,10 +18,15 @@ import (
 //	if err := sp.Err(); err != nil { ... }
 //
 // A record starts at a line that begins with '[' (after spaces) following
-// some movetext, outside a {comment}: where the parser would start the
-// next record, so that parsing the records one at a time finds what
-// parsing the whole input finds. Blank lines and '%' escape lines between
-// records belong to neither.
+// some movetext, or at any line that is not blank after a line of
+// movetext that ends with a result marker, outside a {comment}: where the
+// parser starts the next record, so that parsing the records one at a
+// time finds what parsing the whole input finds (the archive's import
+// splits the same way). The cuts are at line ends: records that follow
+// one another on a line are one text (and a record whose tags begin after
+// a result marker on the line before theirs is not found whole: no
+// formatter writes one). Blank lines and '%' escape lines between records
+// belong to neither.
 //
 // A record longer than the limit is not kept: Next skips the rest of it,
 // counting its bytes, and Record says TooLarge with its size, so that a
@@ -37,9 +42,11 @@ type Splitter struct {
 
 	cur RecordText
 	// The line scan: some movetext seen in the current record; a
-	// {comment} open at the end of the last line.
+	// {comment} open at the end of the last line; the last line of
+	// movetext ended with a result marker.
 	sawMoves bool
 	inBrace  bool
+	ended    bool
 	// blanks counts the blank lines after the current record's last
 	// line: they are its own if more of it follows, nobody's if the next
 	// record does.
@@ -96,7 +103,7 @@ func (s *Splitter) Next() bool {
 	}
 	n := s.cur.N
 	s.cur = RecordText{Text: s.buf[:0], N: n + 1}
-	s.sawMoves, s.inBrace, s.blanks, s.blankBytes = false, false, 0, 0
+	s.sawMoves, s.inBrace, s.ended, s.blanks, s.blankBytes = false, false, false, 0, 0
 	started := false
 	if s.havePend {
 		s.havePend = false
@@ -118,7 +125,7 @@ func (s *Splitter) Next() bool {
 		s.lines++
 		isTag := c.kind == '[' && !c.startInBrace
 		blank := !c.startInBrace && (c.kind == 0 || c.kind == '%')
-		if isTag && s.sawMoves {
+		if isTag && s.sawMoves || s.ended && !blank {
 			// The next record starts here: keep the line for it.
 			s.pend, s.line = s.line, s.pend
 			s.pendLen, s.pendLine, s.havePend = size, s.lines, true
@@ -136,15 +143,13 @@ func (s *Splitter) Next() bool {
 			s.cur.Line = s.lines
 			started = true
 		}
-		for ; s.blanks > 0; s.blanks-- {
-			s.add(newline, 0)
-		}
-		s.cur.Size += s.blankBytes
-		s.blankBytes = 0
+		s.addBlanks()
 		s.add(s.line, size)
+		s.ended = false
 		if c.startInBrace || c.kind != '[' {
 			s.sawMoves = true
 			s.inBrace = c.inBrace
+			s.ended = c.endsWithResult()
 		}
 	}
 	if !started {
@@ -154,9 +159,7 @@ func (s *Splitter) Next() bool {
 	if !s.havePend {
 		// The end of the stream: its blank lines stay, so that the
 		// parser's "end of input" is where it is in the whole.
-		for ; s.blanks > 0; s.blanks-- {
-			s.add(newline, 0)
-		}
+		s.addBlanks()
 	}
 	s.buf = s.cur.Text[:0]
 	s.cur.Followed = s.havePend
@@ -167,6 +170,16 @@ func (s *Splitter) Next() bool {
 }
 
 var newline = []byte{'\n'}
+
+// addBlanks adds the blank lines held back to the current record, each
+// as an empty line (the parser reads nothing in them).
+func (s *Splitter) addBlanks() {
+	s.add(nil, s.blankBytes)
+	for ; s.blanks > 0; s.blanks-- {
+		s.add(newline, 0)
+	}
+	s.blankBytes = 0
+}
 
 // add appends a line of n bytes in the input (l, or its start when it
 // is longer than the limit) to the current record.
@@ -215,6 +228,28 @@ type lineClass struct {
 	// is open after the bytes scanned; inSemi: a ';' comment runs to the
 	// end of the line.
 	startInBrace, inBrace, inSemi bool
+	// The last token outside comments: a word (last), its length and
+	// first bytes (enough for any result marker), and whether the scan
+	// is inside it.
+	last, inWord bool
+	wordLen      int
+	word         [16]byte
+}
+
+// endsWithResult reports whether the line scanned ends with a result
+// marker outside comments.
+func (c *lineClass) endsWithResult() bool {
+	if c.inBrace || !c.last || c.wordLen > len(c.word) {
+		return false
+	}
+	w := c.word[:c.wordLen]
+	switch w[0] {
+	case '*':
+		return len(w) == 1
+	case '0', '1':
+		return validResult(string(w))
+	}
+	return false
 }
 
 // scan reads the next piece of a line; atStart says it is the line's
@@ -246,9 +281,21 @@ func (c *lineClass) scan(b []byte, atStart bool) {
 				c.inBrace = false
 			}
 		case ch == '{':
-			c.inBrace = true
+			c.inBrace, c.last, c.inWord = true, false, false
 		case ch == ';':
-			c.inSemi = true
+			c.inSemi, c.last, c.inWord = true, false, false
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v':
+			c.inWord = false
+		case notWord[ch]:
+			c.last, c.inWord = false, false
+		default:
+			if !c.inWord {
+				c.inWord, c.last, c.wordLen = true, true, 0
+			}
+			if c.wordLen < len(c.word) {
+				c.word[c.wordLen] = ch
+			}
+			c.wordLen++
 		}
 	}
 }
