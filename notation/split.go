@@ -54,10 +54,11 @@ type Splitter struct {
 	blankBytes int64
 	// A line read that starts the next record: its text, its length in
 	// the input, its line number.
-	pend     []byte
-	pendLen  int64
-	pendLine int
-	havePend bool
+	pend      []byte
+	pendLen   int64
+	pendLine  int
+	pendClass lineClass
+	havePend  bool
 
 	line []byte // the line being read, at most max+1 bytes of it
 	buf  []byte // the records' text, reused
@@ -106,9 +107,11 @@ func (s *Splitter) Next() bool {
 	s.sawMoves, s.inBrace, s.ended, s.blanks, s.blankBytes = false, false, false, 0, 0
 	started := false
 	if s.havePend {
+		// A line read last time that starts this record: read with no
+		// comment open, as at the start of a record.
 		s.havePend = false
 		s.cur.Line = s.pendLine
-		s.add(s.pend, s.pendLen)
+		s.take(s.pend, s.pendLen, s.pendClass)
 		started = true
 	}
 	for !s.eof {
@@ -128,7 +131,7 @@ func (s *Splitter) Next() bool {
 		if isTag && s.sawMoves || s.ended && !blank {
 			// The next record starts here: keep the line for it.
 			s.pend, s.line = s.line, s.pend
-			s.pendLen, s.pendLine, s.havePend = size, s.lines, true
+			s.pendLen, s.pendLine, s.pendClass, s.havePend = size, s.lines, c, true
 			break
 		}
 		if blank {
@@ -144,13 +147,7 @@ func (s *Splitter) Next() bool {
 			started = true
 		}
 		s.addBlanks()
-		s.add(s.line, size)
-		s.ended = false
-		if c.startInBrace || c.kind != '[' {
-			s.sawMoves = true
-			s.inBrace = c.inBrace
-			s.ended = c.endsWithResult()
-		}
+		s.take(s.line, size, c)
 	}
 	if !started {
 		s.cur = RecordText{N: n}
@@ -170,6 +167,18 @@ func (s *Splitter) Next() bool {
 }
 
 var newline = []byte{'\n'}
+
+// take adds a line of the record, of size bytes in the input, and what
+// it says of the lines after it.
+func (s *Splitter) take(l []byte, size int64, c lineClass) {
+	s.add(l, size)
+	s.ended = false
+	if c.startInBrace || c.kind != '[' {
+		s.sawMoves = true
+		s.inBrace = c.inBrace
+		s.ended = c.endsWithResult()
+	}
+}
 
 // addBlanks adds the blank lines held back to the current record, each
 // as an empty line (the parser reads nothing in them).

@@ -52,14 +52,14 @@ func TestSplitterFindsTheParsersRecords(t *testing.T) {
 		"[Game \"IceSickle\"]\n\n1. L@c3 ; a { in a line comment opens nothing, nor 1-0\nM@b2 *\n[Event \"x\"]\n[Game \"IceSickle\"]\n\n1. L@c3 *\n" + // a ';' comment ends its line
 		"  [Game \"IceSickle\"]\n1. L@c3 L@c3 1-0\n[Game \"IceSickle\"]\n1. L@c3 *\n" + // a tag after spaces; an illegal move
 		"1. L@c3 0-1 {after the result}\n*\n" + // no tags: records after result markers
-		"1. L@c3 *\n\n\n" // blank lines to the end
+		"1. L@c3 *\n1. M@b2 *\n\n\n" // blank lines to the end
 	whole, werrs := Parse("f", []byte(src))
-	if len(whole) != 10 || len(werrs) != 0 {
+	if len(whole) != 11 || len(werrs) != 0 {
 		t.Fatalf("the whole parses into %d records, %v", len(whole), werrs)
 	}
 	// The last two records are one text: a comment after a result
 	// marker leaves the next line in the same record's text.
-	wantLines := []int{3, 10, 17, 21, 25, 29, 31, 33, 35}
+	wantLines := []int{3, 10, 17, 21, 25, 29, 31, 33, 35, 36}
 	for _, rd := range readers {
 		t.Run(rd.name, func(t *testing.T) {
 			got := splitAll(t, []byte(src), 0, rd.wrap)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,5 +41,33 @@ func TestAnalyzeCommand(t *testing.T) {
 	}
 	if code, _, errs := icepost(t, "", "analyze", "-level", "9", out); code != exitUsage || !strings.Contains(errs, "levels go from 1 to 5") {
 		t.Errorf("-level 9: exit %d %q", code, errs)
+	}
+}
+
+// analyze refuses a record longer than analyzeMaxPlies, before replaying
+// it, and analyses the others. Two Pikemen reorienting a piece back and
+// forth make a legal game of any length.
+func TestAnalyzeRefusesLongRecords(t *testing.T) {
+	cycle := []string{"d1:N", "a4:N", "d1:U", "a4:U"}
+	var b strings.Builder
+	b.WriteString("[Game \"Pikemen\"]\n\n")
+	for i := range analyzeMaxPlies + 1 {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "%d. ", i/2+1)
+		}
+		b.WriteString(cycle[i%4])
+		b.WriteString(" \n"[:1+i%8/7])
+	}
+	b.WriteString(" *\n")
+	long := b.String()
+	const short = "[Game \"IceSickle\"]\n\n1. L@c3 M@b2 *\n"
+	in := writeFile(t, "long.txt", long+"\n"+short)
+	if code, out, errs := icepost(t, "", "validate", in); code != exitOK || out != "2 valid records, 0 errors\n" {
+		t.Fatalf("validate: exit %d %q %q", code, out, errs)
+	}
+	code, out, errs := icepost(t, "", "analyze", "-level", "1", "-workers", "1", in)
+	want := fmt.Sprintf("%s:1:1: record 1 has %d plies; analyze takes records of up to %d\n", in, analyzeMaxPlies+1, analyzeMaxPlies)
+	if code != exitInvalid || errs != want || strings.Count(out, "[Game ") != 1 || !strings.Contains(out, `[Game "IceSickle"]`) || !strings.Contains(out, "[%eval") {
+		t.Errorf("analyze: exit %d %q\n%s", code, errs, out)
 	}
 }
