@@ -74,10 +74,11 @@ type RecordText struct {
 	N    int   // its number in the stream, 1-based
 	Size int64 // its length in bytes as read, all of it when TooLarge
 	// TooLarge says the record is longer than the Splitter's limit: its
-	// text was skipped unread.
+	// text was read past, not kept.
 	TooLarge bool
 	// Followed says another record follows it: its text ends where the
-	// next record's tags begin, not at the end of the stream.
+	// next one begins (at its tags, or after this one's result marker),
+	// not at the end of the stream.
 	Followed bool
 }
 

@@ -97,7 +97,7 @@ func TestSplitterFindsTheParsersRecords(t *testing.T) {
 	}
 }
 
-// A record longer than the limit is skipped unread, with its size; the
+// A record longer than the limit is read past, not kept, with its size; the
 // records around it are read as ever, at their lines.
 func TestSplitterSkipsARecordOverTheLimit(t *testing.T) {
 	const limit = 1000
@@ -177,7 +177,7 @@ func TestStreamRefusesLargeRecordsByName(t *testing.T) {
 			if got, want := errs[0].Error(), "f:11:9: ply 2: L@c3: c3 is occupied (seat 2 to move)"; got != want {
 				t.Errorf("first error %q, want %q", got, want)
 			}
-			if got, want := errs[1].Error(), fmt.Sprintf("f:13:1: record 4 is %d bytes, over the limit of 1000 bytes: skipped unread", len(big)); got != want {
+			if got, want := errs[1].Error(), fmt.Sprintf("f:13:1: record 4 is %d bytes, over the limit of 1000 bytes: not parsed", len(big)); got != want {
 				t.Errorf("second error %q, want %q", got, want)
 			}
 			if !errors.Is(errs[1], ErrTooLarge) {

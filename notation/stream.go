@@ -18,7 +18,8 @@ const streamBudget = 1 << 20
 // StreamOptions says how Stream reads.
 type StreamOptions struct {
 	// MaxBytes is the longest record taken, in bytes as read: a longer
-	// one is skipped unread and reported (ErrTooLarge). 0 takes any.
+	// one is read past, not kept nor parsed, and reported (ErrTooLarge).
+	// 0 takes any.
 	MaxBytes int
 	// MaxErrors is how many errors a record keeps; those after them are
 	// only counted (Chunk.More). 0 keeps them all.
@@ -172,7 +173,7 @@ func parseChunk(file string, t RecordText, opt StreamOptions) *Chunk {
 	c := &Chunk{File: file, N: t.N, Line: t.Line, Size: t.Size, TooLarge: t.TooLarge, held: len(t.Text)}
 	if t.TooLarge {
 		c.Errs = ErrorList{{File: file, Pos: Pos{Line: t.Line, Col: 1},
-			Err: errorf(ErrTooLarge, "record %d is %d bytes, over the limit of %d bytes: skipped unread", t.N, t.Size, opt.MaxBytes)}}
+			Err: errorf(ErrTooLarge, "record %d is %d bytes, over the limit of %d bytes: not parsed", t.N, t.Size, opt.MaxBytes)}}
 		return c
 	}
 	p := &parser{s: newScanner(file, string(t.Text)), file: file, followed: t.Followed}

@@ -17,13 +17,13 @@ import (
 	"icepost/notation"
 )
 
-// analyzeMaxPlies is the longest main line analyze takes. The longest
-// games played are a few hundred plies (Pikemen's run to about 130, and
-// the bots' matches stop at 1000); a level-3 analysis takes 0.1 to 0.3
-// s a ply, so 2000 plies are up to ten minutes at level 3 and hours at
-// level 5. A longer record (a hostile one: two Pikemen reorienting a
-// piece back and forth make a legal game of any length) is refused
-// before it is replayed.
+// analyzeMaxPlies is the longest main line analyze takes. Games played
+// are a few hundred plies at most (the bots' matches stop at 1000); a
+// ply costs 0.02 to 0.4 CPU seconds at level 3 (docs/engine.md,
+// "Analysis"), so 2000 plies are up to 13 CPU minutes at level 3 and
+// three and a half CPU hours at level 5. A longer record (a hostile one:
+// two Pikemen turning a piece back and forth make a legal game of any
+// length) is refused before it is replayed.
 const analyzeMaxPlies = 2000
 
 var analyzeDoc = fmt.Sprintf(`Analyse every record of the files with the engine (level 3 unless -level says otherwise) and write them

@@ -23,8 +23,8 @@ const (
 
 // recordStream is how validate, fmt and analyze read a file: a record at
 // a time, none longer than the archive takes (archive.MaxRecordBytes, a
-// megabyte: a longer one is skipped unread and named), each keeping at
-// most a few errors.
+// megabyte: a longer one is read past, not kept, and named), each
+// keeping at most a few errors.
 func recordStream(workers int) notation.StreamOptions {
 	return notation.StreamOptions{MaxBytes: archive.MaxRecordBytes, MaxErrors: errorsPerRecord, Workers: workers}
 }
