@@ -17,7 +17,7 @@ import (
 // until its timeout (two minutes for SMTP) and then say only that the
 // connection was closed. Mail servers greet at once; one that takes
 // longer is asked, and waited for all the same.
-var greetingProbe = 5 * time.Second
+const greetingProbe = 5 * time.Second
 
 // awaitGreeting waits for the first bytes of the greeting on conn, a
 // connection in plain text to addr, and returns conn with them put back
