@@ -238,21 +238,113 @@ type lineClass struct {
 	// is open after the bytes scanned; inSemi: a ';' comment runs to the
 	// end of the line.
 	startInBrace, inBrace, inSemi bool
-	// The last token outside comments: a word (last), its length and
-	// first bytes (enough for any result marker), and whether the scan
-	// is inside it.
-	last, inWord bool
-	wordLen      int
-	word         [16]byte
+	// tail is the line's last bytes (tailLen of them), where a result
+	// marker that ends it would be; cut says the line is longer.
+	tail    [32]byte
+	tailLen int
+	cut     bool
+}
+
+// scan reads the next piece of a line; atStart says it is the line's
+// first. It jumps from brace to brace (bytes.IndexByte), so that a line
+// costs about what it takes to read, however many comments it has.
+func (c *lineClass) scan(b []byte, atStart bool) {
+	i := 0
+	if c.kind == 0 {
+		for i < len(b) && isSpaceByte(b[i]) {
+			i++
+		}
+		if i == len(b) {
+			return
+		}
+		switch {
+		case b[i] == '%' && atStart && i == 0:
+			c.kind = '%'
+		case b[i] == '[':
+			c.kind = '['
+		default:
+			c.kind = 'm'
+		}
+	}
+	// Comments count in movetext, and in a line that goes on with a
+	// comment (CommentOpen, in jumps).
+	if !c.startInBrace && c.kind != 'm' || c.inSemi {
+		return
+	}
+	c.keepTail(b)
+	nextOpen, nextSemi := -1, -1 // where the next '{' and ';' are, from i
+	for i < len(b) {
+		if c.inBrace {
+			j := bytes.IndexByte(b[i:], '}')
+			if j < 0 {
+				return
+			}
+			i += j + 1
+			c.inBrace = false
+			continue
+		}
+		if nextOpen < i {
+			if nextOpen = bytes.IndexByte(b[i:], '{'); nextOpen >= 0 {
+				nextOpen += i
+			} else {
+				nextOpen = len(b)
+			}
+		}
+		if nextSemi < i {
+			if nextSemi = bytes.IndexByte(b[i:], ';'); nextSemi >= 0 {
+				nextSemi += i
+			} else {
+				nextSemi = len(b)
+			}
+		}
+		switch {
+		case nextSemi < nextOpen:
+			c.inSemi = true
+			return
+		case nextOpen < len(b):
+			c.inBrace = true
+			i = nextOpen + 1
+		default:
+			return
+		}
+	}
+}
+
+// keepTail keeps the last bytes of the line read so far.
+func (c *lineClass) keepTail(b []byte) {
+	if len(b) >= len(c.tail) {
+		c.cut = c.cut || c.tailLen > 0 || len(b) > len(c.tail)
+		c.tailLen = copy(c.tail[:], b[len(b)-len(c.tail):])
+		return
+	}
+	if over := c.tailLen + len(b) - len(c.tail); over > 0 {
+		copy(c.tail[:], c.tail[over:c.tailLen])
+		c.tailLen -= over
+		c.cut = true
+	}
+	c.tailLen += copy(c.tail[c.tailLen:], b)
 }
 
 // endsWithResult reports whether the line scanned ends with a result
-// marker outside comments.
+// marker outside comments: with no comment open at its end, its last
+// word (which no comment's '}' is part of).
 func (c *lineClass) endsWithResult() bool {
-	if c.inBrace || !c.last || c.wordLen > len(c.word) {
+	if c.inBrace || c.inSemi {
 		return false
 	}
-	w := c.word[:c.wordLen]
+	t := c.tail[:c.tailLen]
+	end := len(t)
+	for end > 0 && isSpaceByte(t[end-1]) {
+		end--
+	}
+	start := end
+	for start > 0 && !isSpaceByte(t[start-1]) && !notWord[t[start-1]] {
+		start--
+	}
+	if start == end || start == 0 && c.cut {
+		return false // no word at the end, or one longer than any marker
+	}
+	w := t[start:end]
 	switch w[0] {
 	case '*':
 		return len(w) == 1
@@ -262,50 +354,6 @@ func (c *lineClass) endsWithResult() bool {
 	return false
 }
 
-// scan reads the next piece of a line; atStart says it is the line's
-// first.
-func (c *lineClass) scan(b []byte, atStart bool) {
-	for i, ch := range b {
-		if c.kind == 0 {
-			switch {
-			case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v':
-				continue
-			case ch == '%' && atStart && i == 0:
-				c.kind = '%'
-			case ch == '[':
-				c.kind = '['
-			default:
-				c.kind = 'm'
-			}
-		}
-		// Comments count in movetext, and in a line that goes on with
-		// a comment (CommentOpen, a byte at a time).
-		if !c.startInBrace && c.kind != 'm' {
-			return
-		}
-		switch {
-		case c.inSemi:
-			return
-		case c.inBrace:
-			if ch == '}' {
-				c.inBrace = false
-			}
-		case ch == '{':
-			c.inBrace, c.last, c.inWord = true, false, false
-		case ch == ';':
-			c.inSemi, c.last, c.inWord = true, false, false
-		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v':
-			c.inWord = false
-		case notWord[ch]:
-			c.last, c.inWord = false, false
-		default:
-			if !c.inWord {
-				c.inWord, c.last, c.wordLen = true, true, 0
-			}
-			if c.wordLen < len(c.word) {
-				c.word[c.wordLen] = ch
-			}
-			c.wordLen++
-		}
-	}
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }

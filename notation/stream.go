@@ -71,6 +71,7 @@ func (c *Chunk) Fail(rec *Record, err error) {
 // error; it stops at the first.
 func Stream[T any](ctx context.Context, file string, r io.Reader, opt StreamOptions, work func(*Chunk) T, emit func(*Chunk, T) error) error {
 	sp := NewSplitter(r, opt.MaxBytes)
+	p := new(parser) // its slab of moves goes on from record to record
 	finish := func(c *Chunk, v T) error {
 		c.sortAndCut(opt.MaxErrors)
 		return emit(c, v)
@@ -80,7 +81,7 @@ func Stream[T any](ctx context.Context, file string, r io.Reader, opt StreamOpti
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			c := parseChunk(file, sp.Record(), opt)
+			c := p.chunk(file, sp.Record(), opt)
 			if err := finish(c, work(c)); err != nil {
 				return err
 			}
@@ -93,8 +94,8 @@ func Stream[T any](ctx context.Context, file string, r io.Reader, opt StreamOpti
 		v T
 	}
 	var (
-		jobs    = make(chan *Chunk)
-		results = make(chan result, opt.Workers)
+		jobs    = make(chan *Chunk, 4*opt.Workers)
+		results = make(chan result, 4*opt.Workers)
 		stop    = make(chan struct{})
 		budget  = newBudget(streamBudget)
 		readErr error
@@ -110,7 +111,7 @@ func Stream[T any](ctx context.Context, file string, r io.Reader, opt StreamOpti
 			if !budget.take(len(t.Text)) {
 				return // emit stopped the stream
 			}
-			c := parseChunk(file, t, opt)
+			c := p.chunk(file, t, opt)
 			select {
 			case jobs <- c:
 			case <-stop:
@@ -168,15 +169,17 @@ func Stream[T any](ctx context.Context, file string, r io.Reader, opt StreamOpti
 	return readErr
 }
 
-// parseChunk parses one record's text.
-func parseChunk(file string, t RecordText, opt StreamOptions) *Chunk {
+// chunk parses one record's text. p is the parser of the stream: the
+// records' moves are cut from its slab, as they are from one text's.
+func (p *parser) chunk(file string, t RecordText, opt StreamOptions) *Chunk {
 	c := &Chunk{File: file, N: t.N, Line: t.Line, Size: t.Size, TooLarge: t.TooLarge, held: len(t.Text)}
 	if t.TooLarge {
 		c.Errs = ErrorList{{File: file, Pos: Pos{Line: t.Line, Col: 1},
 			Err: errorf(ErrTooLarge, "record %d is %d bytes, over the limit of %d bytes: not parsed", t.N, t.Size, opt.MaxBytes)}}
 		return c
 	}
-	p := &parser{s: newScanner(file, string(t.Text)), file: file, followed: t.Followed}
+	*p = parser{s: newScanner(file, string(t.Text)), file: file, followed: t.Followed,
+		moves: p.moves[:0], slab: p.slab, tags: p.tags[:0]}
 	p.s.line = t.Line
 	p.s.maxErrs = opt.MaxErrors
 	p.next()
