@@ -58,15 +58,35 @@ func (h *handling) dispatch() (string, error) {
 	if blocked, err := h.senderBlocked(); err != nil || blocked {
 		return "refused: the operator blocked this sender", err
 	}
-	if len(h.msg.Commands) == 0 {
-		text := "I found no command in your mail. Reply with just your move on the first line (like L@c3), or one of the commands below.\n\n" + helpText()
-		if err := h.errorReply(h.msg.From, "no command found", text, nil, 0); err != nil {
-			return "", err
-		}
-		return "no command", nil
-	}
 	if err := h.decideSender(); err != nil {
 		return "", err
+	}
+	if len(h.msg.Commands) == 0 {
+		g, seat, err := h.mailGame()
+		if err != nil {
+			return "", err
+		}
+		switch moves := copiedMoves(h.msg.Unread, g); {
+		case len(moves) == 1:
+			// A line copied from the moves answer that names one move:
+			// it is that move.
+			h.msg.Commands = moves
+		case len(moves) > 1:
+			var list []string
+			for _, c := range moves {
+				list = append(list, c.Moves[0])
+			}
+			text := fmt.Sprintf("Your line %q names %d moves: pick one, and reply with just it on the first line: %s.", clipLine(h.msg.Unread), len(moves), strings.Join(list, ", "))
+			if err := h.mistakeReply(h.msg.From, "pick one move", text, g, seat); err != nil {
+				return "", err
+			}
+			return "several moves: asked to pick one", nil
+		default:
+			if err := h.mistakeReply(h.msg.From, "no command found", notUnderstood(h.msg.Unread, g), g, seat); err != nil {
+				return "", err
+			}
+			return "no command", nil
+		}
 	}
 	// The comment belongs to the last command that takes one (a move,
 	// resign, draw), so that conditional moves after a move leave it
@@ -346,8 +366,11 @@ func (h *handling) replyError(line string, ue *userError) error {
 		to = ue.game.seats[ue.seat-1].address
 	}
 	kind := errorAnswer
-	if ue.flow {
+	switch {
+	case ue.flow:
 		kind = flowAnswer
+	case h.isPlayer():
+		kind = playerAnswer
 	}
 	text := upper(ue.msg)
 	if ue.game == nil {
@@ -367,6 +390,21 @@ func (h *handling) replyError(line string, ue *userError) error {
 			h.msg.From, ue.game.id, line, seat.address, ue.seat, seat.address), ue.game, ue.seat)
 	}
 	return h.limitedReply(to, kind, "about your command "+strconv.Quote(line), text, ue.game, ue.seat)
+}
+
+// mistakeReply answers a mail that did not do what it meant to: with the
+// board of g when the mail is about a game (seat the From's seat in it,
+// so that the answer stays in the game's thread), within the looser
+// limit of a player with a game (isPlayer) or else the error limit.
+func (h *handling) mistakeReply(to, subject, text string, g *game, seat int) error {
+	kind := errorAnswer
+	if h.isPlayer() {
+		kind = playerAnswer
+	}
+	if g != nil && seat == 0 {
+		g = nil
+	}
+	return h.limitedReply(to, kind, subject, text, g, seat)
 }
 
 // errorReply sends an error reply within the per-address limit.

@@ -309,7 +309,7 @@ func TestTableIsComplete(t *testing.T) {
 			if mc.proof == forSeat && mc.about == nil {
 				t.Errorf("%q acts for a seat, but is about no game", mc.Verb)
 			}
-			if mc.usage != "" && !strings.Contains(helpText(), mc.usage) {
+			if mc.usage != "" && !strings.Contains(helpText(""), mc.usage) {
 				t.Errorf("the help does not list %q", mc.usage)
 			}
 		})

@@ -141,10 +141,10 @@ func (h *handling) listGames(*request) error {
 }
 
 func (h *handling) help(r *request) error {
-	text := helpText()
+	text := helpText("")
 	if r.tok != nil {
 		if g, err := h.loadGame(r.tok.game); err == nil {
-			text += "\n" + g.play.Rules.Info().Summary
+			text = helpText(exampleMove(g)) + "\n" + g.play.Rules.Info().Summary
 		}
 	} else {
 		for _, g := range games.All() {

@@ -37,29 +37,48 @@ func TestMovesCommand(t *testing.T) {
 
 // Answers to mistakes are limited per address and hour; the first one
 // past the limit is a notice that says so and how to go on, and then
-// nothing. What the documented flows send (the board to reply to, for a
-// move in a new mail) counts toward a looser limit, so normal play never
-// meets it.
+// nothing. A player whose mail shows it is theirs (a reply to their
+// game's board) is answered up to max(30, 6×error_limit) times: learning
+// by doing always gets an answer. A stranger's mistakes meet error_limit.
+// What the documented flows send (the board to reply to, for a move in a
+// new mail) counts toward a looser limit, so normal play never meets it.
 func TestAnswersToMistakesLimit(t *testing.T) {
 	w := newWorld(t)
 	w.srv.ErrorLimit = 2
 	startGame(t, w)
 	board := w.last("ada")
 	before := len(w.inbox("ada"))
-	for range 4 {
+	for range 30 {
 		w.deliver(w.reply("ada", board, "a1xd4")) // not a legal move now
 		w.step()
 	}
 	in := w.inbox("ada")[before:]
-	if len(in) != 3 {
-		t.Fatalf("ada got %d answers to 4 illegal moves with a limit of 2, want 2 and the notice", len(in))
+	if len(in) != 30 {
+		t.Fatalf("ada got %d answers to 30 illegal moves in her game, want 30", len(in))
 	}
-	for _, g := range in[:2] {
+	for _, g := range in {
 		if !strings.Contains(g.text, "Your move was not played") {
-			t.Errorf("an answer to an illegal move:\n%s", g.text)
+			t.Fatalf("an answer to an illegal move:\n%s", g.text)
 		}
 	}
-	checkLimitNotice(t, in[2])
+	w.deliver(w.reply("ada", board, "a1xd4"))
+	w.step()
+	in = w.inbox("ada")[before:]
+	if len(in) != 31 {
+		t.Fatalf("the 31st: ada has %d answers, want 30 and the notice", len(in))
+	}
+	checkLimitNotice(t, in[30])
+	// A stranger's mistakes: error_limit answers, then the notice.
+	eveBefore := len(w.inbox("eve"))
+	for range 4 {
+		w.deliver(w.write("eve", w.srv.Address, "hello", "", "what is this"))
+		w.step()
+	}
+	if in := w.inbox("eve")[eveBefore:]; len(in) != 3 {
+		t.Fatalf("eve got %d answers to 4 mails with no command and a limit of 2, want 2 and the notice", len(in))
+	} else {
+		checkLimitNotice(t, in[2])
+	}
 	// A move in a new mail still gets its board to reply to.
 	w.deliver(w.write("ada", w.srv.Address, "my move", "", "L@c3"))
 	w.step()

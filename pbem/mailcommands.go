@@ -84,7 +84,7 @@ var mailCommands []*mailCommand
 func init() {
 	mailCommands = []*mailCommand{
 		{Syntax: mailread.Syntax{Verb: "move", Arg: mailread.OneMove, Bare: true},
-			usage: "MOVE", help: "your move, like L@c3 (or: move L@c3); a line after it is a comment for the other players",
+			usage: "MOVE", help: "your move, in the game's notation (or: move MOVE); a line after it is a comment for the other players",
 			comment: true, proof: forSeat, about: waitingGame, run: (*handling).move},
 		{Syntax: mailread.Syntax{Verb: "board"},
 			usage: "board", help: "the board now",
@@ -169,13 +169,18 @@ func commandFor(verb string) *mailCommand {
 	return nil
 }
 
-// helpText is the commands, from the table, for help mails.
-func helpText() string {
+// helpText is the commands, from the table, for help mails; example,
+// when not "", is a legal move of the game the mail is about, shown as
+// what a move looks like (no game's move is shown for another's).
+func helpText(example string) string {
 	var b strings.Builder
 	b.WriteString(`icepost plays Icehouse pyramid games by mail. Write commands at the top of
 your mail, one a line; for a game, reply to its latest mail.
 
 `)
+	if example != "" {
+		b.WriteString("A move in your game now looks like this: " + example + "\n\n")
+	}
 	for _, c := range mailCommands {
 		if c.usage == "" {
 			continue // told with the entry before it

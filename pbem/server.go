@@ -467,6 +467,11 @@ const (
 	flowAnswer replyKind = "flow"
 	// limitNotice: the one notice, an hour, that the limit is reached.
 	limitNotice replyKind = "notice"
+	// playerAnswer: an answer to a mistake of a player with a game, whose
+	// mail shows it comes from them (isPlayer): learning by doing is
+	// answered every time, up to max(30, 6×ErrorLimit) an hour; the limit
+	// is there for mail loops only.
+	playerAnswer replyKind = "player"
 	// strangerNotice: to a seat's address, about a mail from another
 	// address that tried to act for the seat. Once an hour, and no
 	// limitNotice after it: a stranger decides when these are written.
@@ -485,6 +490,8 @@ func (h *handling) allowReply(addr string, kind replyKind) (bool, error) {
 	switch kind {
 	case flowAnswer:
 		limit *= 4
+	case playerAnswer:
+		limit = max(30, 6*limit)
 	case strangerNotice:
 		limit = 1
 	}

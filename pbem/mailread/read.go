@@ -33,6 +33,7 @@ const (
 	maxComment    = 16 << 10 // bytes of comment kept
 	maxHeaderText = 8 << 10  // bytes of one header field decoded
 	maxListItems  = 100      // addresses, references kept
+	maxUnread     = 200      // bytes of the line kept when no command was read
 )
 
 // Message is what the daemon needs from one incoming mail.
@@ -56,6 +57,10 @@ type Message struct {
 
 	Commands []Command // the commands read, see ParseCommand; empty if none
 	Comment  string    // the author's text after the commands; "" if none
+	// Unread is the first line of the author's own text when no command
+	// was read from the mail (at most maxUnread bytes), so that the
+	// answer can say what it made of it: "bord", "did you mean board?".
+	Unread string
 	// FromSubject is set when the commands came from the subject line
 	// because the body had none.
 	FromSubject bool
@@ -106,6 +111,9 @@ func Read(r io.Reader, lang Language) (*Message, error) {
 
 	lines := ownLines(m.Text)
 	m.Commands, m.Comment = commandsAndComment(lines, lang)
+	if len(m.Commands) == 0 {
+		m.Unread = firstLine(lines)
+	}
 	if len(m.Commands) == 0 {
 		if c, ok := ParseCommand(bareSubject(m.Subject), lang); ok {
 			m.Commands = []Command{c}
@@ -417,6 +425,20 @@ func guessBoundary(raw []byte) string {
 		line = bytes.TrimRight(line, "\r \t")
 		if len(line) > 2 && len(line) <= 72 && bytes.HasPrefix(line, []byte("--")) {
 			return string(bytes.TrimSuffix(line[2:], []byte("--")))
+		}
+	}
+	return ""
+}
+
+// firstLine is the first line of lines with text on it, trimmed and cut
+// to maxUnread bytes.
+func firstLine(lines []string) string {
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); l != "" {
+			if len(l) > maxUnread {
+				l = strings.ToValidUTF8(l[:maxUnread], "")
+			}
+			return l
 		}
 	}
 	return ""
