@@ -394,3 +394,40 @@ func FuzzSplitter(f *testing.F) {
 		}
 	})
 }
+
+// A line read in pieces is classed as when read whole, and its comment
+// state is CommentOpen's.
+func FuzzLineClass(f *testing.F) {
+	f.Add([]byte("1. L@c3 {a} M@b2 ; {x\n"), 5, false)
+	f.Add([]byte("} 1-0\n"), 1, true)
+	f.Add([]byte("  [Game \"x\"] {\n"), 3, false)
+	f.Add([]byte("1. a {b} c {d} 1/2-1/2 \r\n"), 9, false)
+	f.Fuzz(func(t *testing.T, line []byte, cut int, inBrace bool) {
+		if bytes.IndexByte(line, '\n') >= 0 && bytes.IndexByte(line, '\n') < len(line)-1 {
+			return // one line
+		}
+		cut = max(0, min(len(line), cut))
+		whole := lineClass{startInBrace: inBrace, inBrace: inBrace}
+		whole.scan(line, true)
+		parts := lineClass{startInBrace: inBrace, inBrace: inBrace}
+		parts.scan(line[:cut], true)
+		parts.scan(line[cut:], cut == 0)
+		if whole.kind != parts.kind || whole.inBrace != parts.inBrace || whole.endsWithResult() != parts.endsWithResult() {
+			t.Fatalf("whole %+v, in two pieces %+v", whole, parts)
+		}
+		if (inBrace || whole.kind == 'm') && whole.inBrace != CommentOpen(line, inBrace) {
+			t.Fatalf("comment open %v, CommentOpen says %v", whole.inBrace, CommentOpen(line, inBrace))
+		}
+		// The last word, as the scanner reads it.
+		if whole.endsWithResult() {
+			end := bytes.TrimRight(line, " \t\r\n\f\v")
+			i := len(end)
+			for i > 0 && !notWord[end[i-1]] && !isSpaceByte(end[i-1]) {
+				i--
+			}
+			if !validResult(string(end[i:])) && string(end[i:]) != "*" {
+				t.Fatalf("ends with %q, not a result", end[i:])
+			}
+		}
+	})
+}
