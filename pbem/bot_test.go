@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"icepost/notation"
+	"icepost/rules/games"
 )
 
 // quickBots makes the server's bots fast and repeatable for tests.
@@ -64,8 +65,10 @@ func scenarioBotGame(t *testing.T, w *world) {
 	quickBots(w)
 	w.send("ada", "challenge icesickle bot level=1")
 	first := w.last("ada")
+	ice, _ := games.Lookup("icesickle")
+	summary, _, _ := strings.Cut(ice.Info().Summary, "\n")
 	if !strings.Contains(first.text, "The game begins.") || !strings.Contains(first.text, "YOUR MOVE, ada") ||
-		!strings.Contains(first.text, "icepost bot level 1") {
+		!strings.Contains(first.text, "icepost bot level 1") || !strings.Contains(first.text, summary) {
 		t.Fatalf("ada's first board:\n%s", first.text)
 	}
 	for k := 0; ; k++ {

@@ -211,7 +211,9 @@ func (h *handling) invite(g *game, challenger string) error {
 		if err := h.saveGame(g); err != nil {
 			return err
 		}
-		h.sendBoards(g, "The game begins.")
+		// No invitation went out, which is where a player reads the
+		// rules: the first board carries them.
+		h.sendBoards(g, "The game begins. "+g.gameName()+" in short:\n\n"+g.play.Rules.Info().Summary)
 		return nil
 	}
 	for i, st := range g.seats {

@@ -5,6 +5,7 @@ import (
 	"html"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -350,7 +351,7 @@ func paragraphHTML(lines []bodyLine, first bool) string {
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		if l.kind == proseLine {
-			t := html.EscapeString(l.text)
+			t := textHTML(l.text)
 			if (first && i == 0 && utf8.RuneCountInString(l.text) <= headlineMax) || capitalLead(l.text) {
 				t = "<b>" + t + "</b>"
 			}
@@ -387,7 +388,7 @@ func paragraphHTML(lines []bodyLine, first bool) string {
 		if term != "" {
 			fmt.Fprintf(&b, "<b>%s</b>&ensp;", html.EscapeString(term))
 		}
-		b.WriteString(html.EscapeString(text) + "</div>\n")
+		b.WriteString(textHTML(text) + "</div>\n")
 	}
 	b.WriteString("</div>\n")
 	return b.String()
@@ -404,4 +405,32 @@ func capitalLead(s string) bool {
 		n++
 	}
 	return n >= 4 && (n == len(s) || strings.IndexByte(" ,:.!", s[n]) >= 0)
+}
+
+// textHTML is a line of text as HTML: escaped, with each http:// or
+// https:// address made a link (the play link above all), so that a
+// mail client shows it as one. An address ends at white space, and a
+// full stop, comma, colon, semicolon, closing bracket or mark after it
+// is left out of it, as a reader would.
+func textHTML(s string) string {
+	var b strings.Builder
+	for s != "" {
+		i := strings.Index(s, "http://")
+		if j := strings.Index(s, "https://"); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
+		if i < 0 {
+			b.WriteString(html.EscapeString(s))
+			break
+		}
+		end := i + strings.IndexFunc(s[i:]+" ", unicode.IsSpace)
+		for end > i && strings.ContainsRune(".,:;!?)]'\"", rune(s[end-1])) {
+			end--
+		}
+		b.WriteString(html.EscapeString(s[:i]))
+		u := html.EscapeString(s[i:end])
+		fmt.Fprintf(&b, `<a href="%s">%s</a>`, u, u)
+		s = s[end:]
+	}
+	return b.String()
 }

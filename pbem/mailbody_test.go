@@ -139,3 +139,18 @@ func TestRecordBlock(t *testing.T) {
 		})
 	}
 }
+
+// TestTextHTMLLinks: an address in a mail's text is a link in its HTML
+// part, without the full stop after it, and the text around it escaped.
+func TestTextHTMLLinks(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Or play in your browser: https://club.test/play/w1-1-abc", `Or play in your browser: <a href="https://club.test/play/w1-1-abc">https://club.test/play/w1-1-abc</a>`},
+		{"See http://x.test/a?b=1&c=2.", `See <a href="http://x.test/a?b=1&amp;c=2">http://x.test/a?b=1&amp;c=2</a>.`},
+		{"<b> no link", "&lt;b&gt; no link"},
+		{`(https://a.test/"onmouseover=x)`, `(<a href="https://a.test/&#34;onmouseover=x">https://a.test/&#34;onmouseover=x</a>)`},
+	} {
+		if got := textHTML(c.in); got != c.want {
+			t.Errorf("textHTML(%q) =\n%s\nwant\n%s", c.in, got, c.want)
+		}
+	}
+}
