@@ -179,7 +179,7 @@ func (p *parser) chunk(file string, t RecordText, opt StreamOptions) *Chunk {
 		return c
 	}
 	*p = parser{s: newScanner(file, string(t.Text)), file: file, followed: t.Followed,
-		moves: p.moves[:0], slab: p.slab, tags: p.tags[:0]}
+		moves: reuse(p.moves), slab: p.slab, tags: reuse(p.tags)}
 	p.s.line = t.Line
 	p.s.maxErrs = opt.MaxErrors
 	p.next()
@@ -194,6 +194,17 @@ func (p *parser) chunk(file string, t RecordText, opt StreamOptions) *Chunk {
 	}
 	c.Errs, c.More = p.s.errs, p.s.lost
 	return c
+}
+
+// reuse empties a parser's stack for the next record: cleared, so that it
+// keeps nothing of the last record alive (its moves, its text), and let
+// go when a long record made it large.
+func reuse[T any](stack []T) []T {
+	if cap(stack) > 4096 {
+		return nil
+	}
+	clear(stack[:cap(stack)])
+	return stack[:0]
 }
 
 // sortAndCut puts the chunk's errors in input order and keeps at most max
