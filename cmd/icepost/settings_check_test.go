@@ -215,9 +215,13 @@ func TestBadSettingStopsServeAndWeb(t *testing.T) {
 	s := newSettingsSetup(t)
 	config := s.config(t, `poll_interval = "-5s"`)
 	for _, cmd := range []string{"serve", "web"} {
-		code, _, errs := icepost(t, "", cmd, "-config", config)
-		if code != exitUsage || !strings.Contains(errs, `poll_interval = "-5s"`) {
-			t.Errorf("%s with poll_interval = \"-5s\": exit %d, %q", cmd, code, errs)
+		// Should the command start, it is stopped, and fails the test.
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		var out, errb syncBuffer
+		code := run(ctx, []string{cmd, "-config", config, "-q"}, nil, &out, &errb)
+		cancel()
+		if code != exitUsage || !strings.Contains(errb.String(), `poll_interval = "-5s"`) {
+			t.Errorf("%s with poll_interval = \"-5s\": exit %d, %q", cmd, code, errb.String())
 		}
 	}
 }
