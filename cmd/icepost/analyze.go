@@ -74,9 +74,6 @@ func cmdAnalyze(e *env, args []string) int {
 	for _, name := range fs.Args() {
 		c, err := a.file(name)
 		code = max(code, c)
-		if a.bar != nil {
-			a.bar.clear()
-		}
 		if err != nil && e.ctx.Err() != nil {
 			where := "standard output holds the records analysed before it"
 			if *out != "" {
@@ -85,11 +82,11 @@ func cmdAnalyze(e *env, args []string) int {
 			fmt.Fprintf(e.stderr, "icepost analyze: stopped (%v) after %s: %s\n", context.Cause(e.ctx), countOf(a.written, "record", "records"), where)
 			return exitUsage
 		}
+		if a.werr != nil {
+			return writeFailed(e, a.werr)
+		}
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost analyze: %v\n", err)
-			if a.werr != nil {
-				return exitUsage
-			}
 		}
 	}
 	if err := w.Commit(nil); err != nil {
@@ -121,7 +118,6 @@ func (a *analyzer) file(file string) (int, error) {
 	defer r.Close()
 	code := exitOK
 	pr := notation.ErrorPrinter{W: a.e.stderr, PerRecord: errorsPerRecord, PerFile: errorsPerFile}
-	defer pr.Done()
 	err = notation.Stream(a.e.ctx, name, r, recordStream(1),
 		func(c *notation.Chunk) analysed {
 			var out analysed
@@ -163,6 +159,10 @@ func (a *analyzer) file(file string) (int, error) {
 			a.written += out.n
 			return nil
 		})
+	if a.bar != nil {
+		a.bar.clear()
+	}
+	pr.Done()
 	return code, err
 }
 

@@ -75,7 +75,6 @@ func fmtFile(e *env, file string, inPlace bool) (int, error) {
 	defer out.Discard()
 	pr := notation.ErrorPrinter{W: e.stderr, PerRecord: errorsPerRecord, PerFile: errorsPerFile}
 	failed, first := false, true
-	var werr error
 	err = notation.Stream(e.ctx, name, r, recordStream(runtime.GOMAXPROCS(0)),
 		func(c *notation.Chunk) []byte {
 			var b []byte
@@ -84,9 +83,9 @@ func fmtFile(e *env, file string, inPlace bool) (int, error) {
 					c.Fail(rec, err)
 					continue
 				}
-				if len(b) > 0 {
-					b = append(b, '\n')
-				}
+				// A blank line before each record (FormatAll's), but
+				// the file's first.
+				b = append(b, '\n')
 				b = notation.AppendFormat(b, rec)
 			}
 			return b
@@ -96,17 +95,14 @@ func fmtFile(e *env, file string, inPlace bool) (int, error) {
 				failed = true
 				pr.Print(c)
 			}
-			if failed || werr != nil {
+			if failed || len(b) == 0 {
 				return nil // reading on, for the errors
 			}
-			if !first {
-				_, werr = out.Write([]byte{'\n'})
+			if first {
+				b, first = b[1:], false
 			}
-			first = false
-			if werr == nil {
-				_, werr = out.Write(b)
-			}
-			return nil
+			_, err := out.Write(b)
+			return err
 		})
 	pr.Done()
 	switch {
@@ -114,8 +110,6 @@ func fmtFile(e *env, file string, inPlace bool) (int, error) {
 		return exitUsage, err
 	case failed:
 		return exitInvalid, nil
-	case werr != nil:
-		return exitUsage, werr
 	}
 	if inPlace {
 		return exitOK, out.Commit(nil)
