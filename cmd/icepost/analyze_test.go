@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,5 +71,47 @@ func TestAnalyzeRefusesLongRecords(t *testing.T) {
 	want := fmt.Sprintf("%s:1:1: record 1 has %d plies; analyze takes records of up to %d\n", in, analyzeMaxPlies+1, analyzeMaxPlies)
 	if code != exitInvalid || errs != want || strings.Count(out, "[Game ") != 1 || !strings.Contains(out, `[Game "IceSickle"]`) || !strings.Contains(out, "[%eval") {
 		t.Errorf("analyze: exit %d %q\n%s", code, errs, out)
+	}
+}
+
+// cancelOnWrite is a standard output that ends the command's context at
+// its first write, as Ctrl-C would while the second record is analysed.
+type cancelOnWrite struct {
+	strings.Builder
+	cancel context.CancelCauseFunc
+}
+
+func (w *cancelOnWrite) Write(p []byte) (int, error) {
+	w.cancel(errors.New("signal interrupt"))
+	return w.Builder.Write(p)
+}
+
+// Stopped, analyze writes no more: standard output holds the records
+// analysed until then, each whole, and -o's file is left as it was.
+func TestAnalyzeStops(t *testing.T) {
+	const rec = "[Game \"IceSickle\"]\n\n1. L@c3 M@b2 2. S@a1 *\n"
+	in := writeFile(t, "games.txt", rec+"\n"+rec+"\n"+rec)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	out := &cancelOnWrite{cancel: cancel}
+	var errb strings.Builder
+	code := run(ctx, []string{"analyze", "-level", "1", "-workers", "1", in}, strings.NewReader(""), out, &errb)
+	if code != exitUsage || strings.Count(out.String(), "[Game ") != 1 || !strings.HasSuffix(out.String(), " *\n") ||
+		!strings.Contains(errb.String(), "stopped (signal interrupt) after 1 record: standard output holds the records analysed before it") {
+		t.Errorf("exit %d, %q\n%s", code, errb.String(), out.String())
+	}
+	if code, _, _ := icepost(t, out.String(), "validate", "-"); code != exitOK {
+		t.Errorf("the record written does not validate: %q", out.String())
+	}
+
+	o := writeFile(t, "out.txt", "as it was\n")
+	ctx, cancel = context.WithCancelCause(context.Background())
+	cancel(errors.New("signal interrupt"))
+	errb.Reset()
+	code = run(ctx, []string{"analyze", "-level", "1", "-o", o, in}, strings.NewReader(""), &errb, &errb)
+	if b, _ := os.ReadFile(o); code != exitUsage || string(b) != "as it was\n" || !strings.Contains(errb.String(), o+" is left as it was") {
+		t.Errorf("-o: exit %d, %q, the file holds %q", code, errb.String(), b)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(o), ".icepost-*")); len(left) > 0 {
+		t.Errorf("analyze -o left %v", left)
 	}
 }
