@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -46,7 +47,7 @@ type Monitor struct {
 // (then IMAP is not asked about).
 func New(db *sql.DB, daemon Daemon) *Monitor {
 	m := &Monitor{db: db, daemon: daemon, Stale: 5 * time.Minute, now: time.Now, reg: prometheus.NewRegistry()}
-	m.reg.MustRegister(collector{m}, prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	m.reg.MustRegister(collector{m}, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 
