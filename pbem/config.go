@@ -40,6 +40,7 @@ type Config struct {
 	MetricsAddr   string    `toml:"metrics_addr"`   // where to serve /metrics and /healthz (host:port); empty: nowhere
 	MetricsPublic bool      `toml:"metrics_public"` // metrics_addr may listen beyond loopback (it has no authentication)
 	WebURL        string    `toml:"web_url"`        // the public address of icepost web -config: board mails link to its play pages
+	WebAddr       string    `toml:"web_addr"`       // where serve itself serves the web site and its play pages (host:port); empty: nowhere
 	Deadlines     Deadlines `toml:"deadlines"`      // time controls, vacations, digests
 	Bots          Bots      `toml:"bots"`           // the computer opponent
 	IMAP          struct {
@@ -223,6 +224,11 @@ func (c *Config) checkSettings(md toml.MetaData) error {
 			bad("web_url = %q: %w", c.WebURL, err)
 		}
 	}
+	if c.WebAddr != "" {
+		if err := checkWebAddr(c.WebAddr); err != nil {
+			bad("web_addr = %q: %w", c.WebAddr, err)
+		}
+	}
 	if c.AuthServID != "" {
 		if err := checkAuthServID(c.AuthServID); err != nil {
 			bad("auth_serv_id = %q: %w", c.AuthServID, err)
@@ -253,6 +259,19 @@ func checkMetricsAddr(addr string, public bool) error {
 		where = "on every interface"
 	}
 	return fmt.Errorf("it listens %s, beyond loopback, and /metrics has no authentication: use 127.0.0.1:%s (and a proxy with a login in front), or set metrics_public = true to serve it there all the same", where, port)
+}
+
+// checkWebAddr checks web_addr: host:port, a port from 1 to 65535 (0,
+// a new port at each start, would break every play link sent).
+func checkWebAddr(addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("not host:port, like 127.0.0.1:8080")
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("the port %q is not a number from 1 to 65535", port)
+	}
+	return nil
 }
 
 // checkWebURL checks web_url: the address board mails link to, so an

@@ -31,6 +31,7 @@ func cmdServe(e *env, args []string) int {
 	smtpAddr := fs.String("smtp", "127.0.0.1:1025", "embedded mode: where the SMTP server listens")
 	dryRun := fs.Bool("dry-run", false, "read mail and log what would be done; change and send nothing")
 	quiet := fs.Bool("q", false, "log only warnings and errors")
+	webAddr := fs.String("web", "", "also serve the web site and its play pages here (host:port, like 127.0.0.1:8080); board mails link to it (a config's web_addr says the same)")
 	check := fs.Bool("check", false, "check the settings: the database, and a login to IMAP and SMTP; start nothing, send nothing (exit 0 when all works)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
@@ -77,8 +78,18 @@ func cmdServe(e *env, args []string) int {
 			return exitUsage
 		}
 		defer emb.close()
-		logStarted(log, "imap", emb.sys.IMAPAddr, "smtp", emb.sys.SMTPAddr, "database", *dbPath, "dry_run", *dryRun)
-		printEmbedded(e.stdout, emb.sys, *dbPath)
+		site := ""
+		if *webAddr != "" {
+			got, stop, err := serveWeb(e, log, *webAddr, *dbPath, emb.daemon.Server)
+			if err != nil {
+				fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
+				return exitUsage
+			}
+			defer stop()
+			site = "http://" + got + "/"
+		}
+		logStarted(log, "imap", emb.sys.IMAPAddr, "smtp", emb.sys.SMTPAddr, "web", site, "database", *dbPath, "dry_run", *dryRun)
+		printEmbedded(e.stdout, emb.sys, *dbPath, site)
 		// Said on the terminal whatever the log level: a mail client set
 		// up for the usual port would find nothing there.
 		for _, p := range []struct{ what, asked, got string }{{"IMAP", *imapAddr, emb.sys.IMAPAddr}, {"SMTP", *smtpAddr, emb.sys.SMTPAddr}} {
@@ -112,7 +123,20 @@ func cmdServe(e *env, args []string) int {
 			log.Warn("metrics_addr listens beyond loopback (metrics_public = true): /metrics and /healthz answer anyone who can reach them, with no login", "metrics", cfg.MetricsAddr)
 		}
 	}
-	logStarted(log, "address", cfg.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "database", cfg.Database, "metrics", cfg.MetricsAddr, "dry_run", *dryRun)
+	if *webAddr == "" {
+		*webAddr = cfg.WebAddr
+	}
+	site := ""
+	if *webAddr != "" {
+		got, stop, err := serveWeb(e, log, *webAddr, cfg.Database, d.Server)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
+			return exitInvalid
+		}
+		defer stop()
+		site = "http://" + got + "/"
+	}
+	logStarted(log, "address", cfg.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "database", cfg.Database, "metrics", cfg.MetricsAddr, "web", site, "dry_run", *dryRun)
 	return runDaemon(e, log, d)
 }
 
@@ -226,7 +250,7 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 	return d, func() { sender.Close(); reader.Close(); db.Close() }, nil
 }
 
-func printEmbedded(w io.Writer, sys *localmail.System, dbPath string) {
+func printEmbedded(w io.Writer, sys *localmail.System, dbPath, site string) {
 	fmt.Fprintf(w, `icepost is running on its embedded mail system (loopback only; mail is kept in memory).
 
 Connect any mail client:
@@ -242,4 +266,12 @@ then, as bob, reply "accept" to the invitation, and play by replying to the boar
 Or play the computer: as ada, send  challenge icesickle bot  (level=1 to 5 for its strength).
 Games are kept in %s. Stop with Ctrl-C.
 `, sys.IMAPAddr, sys.SMTPAddr, sys.Domain, sys.Domain, sys.Address("games"), sys.Address("bob"), dbPath)
+	if site != "" {
+		fmt.Fprintf(w, `
+The web site: %s
+  (the games, the archive, and the play pages each board mail links to)
+`, site)
+	} else {
+		fmt.Fprintf(w, "\nWith -web 127.0.0.1:8080, serve also runs the web site, and each board mail links to its play page.\n")
+	}
 }

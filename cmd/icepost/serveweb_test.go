@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	gomail "github.com/emersion/go-message/mail"
+
+	"icepost/pbem/mailbox"
+)
+
+// TestServeWeb: serve -web runs the web site in the daemon's process; a
+// board mail's HTML part carries a link (<a href>) to its play page
+// there, which answers 200 and plays a move, and the daemon sends the
+// next board by mail.
+func TestServeWeb(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errb syncBuffer
+	e := &env{ctx: ctx, stdout: &out, stderr: &errb}
+	log := newLogger(&errb, false)
+	db := filepath.Join(t.TempDir(), "icepost.db")
+	emb, err := startEmbedded(ctx, db, "127.0.0.1:0", "127.0.0.1:0", log, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.close()
+	site, stop, err := serveWeb(e, log, "127.0.0.1:0", db, emb.daemon.Server)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ran := make(chan error, 1)
+	go func() { ran <- emb.daemon.Run(ctx) }()
+	defer func() { cancel(); <-ran }()
+
+	sys := emb.sys
+	send := func(body string) {
+		t.Helper()
+		msg := fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: hello\r\nMessage-ID: <web%d@%s>\r\nDate: %s\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n",
+			sys.Address("ada"), sys.Address("games"), time.Now().UnixNano(), sys.Domain, time.Now().Format(time.RFC1123Z), body)
+		s, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: sys.SMTPAddr, TLS: mailbox.TLSNone, Username: "ada", Password: sys.Password("ada")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if err := s.Send(ctx, sys.Address("ada"), []string{sys.Address("games")}, []byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// waitMail waits for ada's mail number n (from 1) and returns its HTML part.
+	waitMail := func(n int) string {
+		t.Helper()
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			msgs, err := sys.Messages(ctx, "ada", "")
+			if err != nil || len(msgs) < n {
+				continue
+			}
+			mr, err := gomail.CreateReader(bytes.NewReader(msgs[n-1].Raw))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for {
+				p, err := mr.NextPart()
+				if err != nil {
+					t.Fatalf("ada's mail %d has no HTML part: %v", n, err)
+				}
+				if h, ok := p.Header.(*gomail.InlineHeader); ok {
+					if ct, _, _ := h.ContentType(); ct == "text/html" {
+						b, _ := io.ReadAll(p.Body)
+						return string(b)
+					}
+				}
+			}
+		}
+		t.Fatalf("ada's mail %d did not come: %s", n, errb.String())
+		return ""
+	}
+	send("challenge icesickle bot level=1")
+	page := waitMail(1)
+	m := regexp.MustCompile(`<a href="(http://` + regexp.QuoteMeta(site) + `/play/[^"]+)">`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("the first board's HTML part has no link to http://%s/play/...:\n%s", site, page)
+	}
+	link := m[1]
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "<form") {
+		t.Fatalf("GET %s: %d\n%s", link, resp.StatusCode, body)
+	}
+	plies := regexp.MustCompile(`name="ply" value="(\d+)"`).FindStringSubmatch(string(body))
+	if plies == nil {
+		t.Fatalf("the play page has no ply field:\n%s", body)
+	}
+	req, _ := http.NewRequest("POST", link, strings.NewReader(url.Values{"ply": {plies[1]}, "line": {"L@c3"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "http://"+site)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Done: move L@c3") {
+		t.Fatalf("POST %s: %d\n%s", link, resp.StatusCode, body)
+	}
+	// The daemon sends ada the board after the bot's answer, by mail.
+	if next := waitMail(2); !strings.Contains(next, "L@c3") {
+		t.Errorf("ada's next board does not show L@c3:\n%s", next)
+	}
+}
+
+// TestServeWebFlag: serve -web names the site in its greeting, and the
+// site answers there.
+func TestServeWebFlag(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb syncBuffer
+	db := filepath.Join(t.TempDir(), "icepost.db")
+	done := make(chan int)
+	go func() {
+		done <- run(ctx, []string{"serve", "-db", db, "-imap", "127.0.0.1:0", "-smtp", "127.0.0.1:0", "-web", "127.0.0.1:0", "-q"}, nil, &out, &errb)
+	}()
+	defer func() {
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("serve stopped with exit %d: %s", code, errb.String())
+		}
+	}()
+	var site []string
+	for deadline := time.Now().Add(20 * time.Second); site == nil; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve -web named no site:\n%s\n%s", out.String(), errb.String())
+		}
+		site = regexp.MustCompile(`The web site: (http://127\.0\.0\.1:\d+/)`).FindStringSubmatch(out.String())
+	}
+	resp, err := http.Get(site[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET %s: %d", site[1], resp.StatusCode)
+	}
+}
