@@ -143,12 +143,13 @@ func (g *EvalGraph) describe() string {
 			n[p.Mark]++
 		}
 	}
+	plurals := [4]string{"", "inaccuracies", "mistakes", "blunders"}
 	var marks []string
 	for m := 3; m >= 1; m-- {
 		if n[m] > 0 {
 			w := markNames[m]
 			if n[m] > 1 {
-				w += "s"
+				w = plurals[m]
 			}
 			marks = append(marks, fmt.Sprintf("%d %s", n[m], w))
 		}
