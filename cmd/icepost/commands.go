@@ -34,8 +34,8 @@ func init() {
 	// Set here rather than in its declaration because help and the
 	// usages refer to the table itself.
 	commands = []command{
-		{name: "serve", args: "[-config FILE] [-check] [-dry-run] [-q] [-db PATH] [-imap ADDR] [-smtp ADDR]", summary: "run the mail daemon (without a config: on an embedded mail system); -check checks the settings",
-			doc: "Run the mail daemon (without a config: on an embedded mail system). With -check, check the settings instead: the\ndatabase, and a login to IMAP and SMTP with TLS as configured; it says what works and what to fix, sends nothing,\nchanges nothing, and exits 0 only when all works. serve makes the same check of IMAP and SMTP at its start.",
+		{name: "serve", args: "[-config FILE] [-check] [-dry-run] [-q] [-db PATH] [-imap ADDR] [-smtp ADDR] [-web ADDR]", summary: "run the mail daemon (without a config: on an embedded mail system); -check checks the settings",
+			doc: "Run the mail daemon (without a config: on an embedded mail system). With -check, check the settings instead: the\ndatabase, and a login to IMAP and SMTP with TLS as configured; it says what works and what to fix, sends nothing,\nchanges nothing, and exits 0 only when all works. serve makes the same check of IMAP and SMTP at its start.\nWith -web ADDR (or web_addr in the config), serve also runs the web site and the play pages board mails link to.",
 			run: cmdServe},
 		{name: "secret", args: "FILE", summary: "write a new token secret to FILE for the config's secret_file (mode 0600; never replaces one)", run: cmdSecret},
 		{name: "backup", args: "[-config FILE | -db FILE]... DIR", summary: "copy the daemon's database into DIR, consistent while it runs, and check the copy", run: cmdBackup},
