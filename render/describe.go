@@ -15,7 +15,7 @@ var directionWords = [9]string{"upright", "pointing N", "pointing NE", "pointing
 // title: the view, each seat's pieces by cell, the stacks, the supplies,
 // the last move and whose turn it is.
 func Describe(d rules.Diagram, opts ...Option) string {
-	o := collect(opts)
+	o := collect(opts).settle(&d)
 	var b strings.Builder
 	b.WriteString(d.Game)
 	if len(d.Cells) > 0 {

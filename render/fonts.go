@@ -13,7 +13,8 @@ import (
 )
 
 // The Go fonts set the PNG's text and measure the text of both formats;
-// the SVG names them first and falls back on the viewer's sans-serif.
+// the SVG names them first and falls back on the reader's fonts (room
+// leaves space for those).
 var fonts = sync.OnceValue(func() [2]*sfnt.Font {
 	r, err := opentype.Parse(goregular.TTF)
 	if err != nil {
@@ -52,24 +53,55 @@ func measure(text string, size float64, bold bool) float64 {
 	return float64(w) / 64
 }
 
-// fit cuts text to at most width pixels, ending it with "…" when cut.
-func fit(text string, size float64, bold bool, width float64) string {
-	if measure(text, size, bold) <= width {
+// A picture's words are set in the Go fonts in a PNG, but in the
+// reader's font in an SVG: a page names the Go font first, and few
+// readers have it. The fallbacks it names next (Arial, Liberation Sans,
+// Helvetica) are as wide as Go's within a few per cent; DejaVu Sans, the
+// sans-serif of many Linux systems, is up to 14% wider in its regular
+// weight and 21% in bold. An SVG's layout leaves room for that: where
+// words must fit beside others or in a line (the legend, the status, the
+// last move, the notes), it measures them as that much wider than Go
+// sets them (room), and wraps them sooner; in a font as wide as Go's,
+// its lines then end with room to spare, and in DejaVu Sans no words run
+// over others or off the picture. A PNG, whose fonts are known, is laid
+// out by their exact widths (measure).
+const (
+	widerRegular = 1.15
+	widerBold    = 1.22
+)
+
+// room is the width to leave for text at size pixels, in whatever font
+// sets it (see widerRegular).
+func room(text string, size float64, bold bool) float64 {
+	if bold {
+		return widerBold * measure(text, size, bold)
+	}
+	return widerRegular * measure(text, size, bold)
+}
+
+// widthFunc measures text at size pixels: measure (the Go fonts
+// exactly, for words only a PNG sets) or room (words an SVG sets too).
+type widthFunc func(text string, size float64, bold bool) float64
+
+// fit cuts text to at most width pixels by m, ending it with "…" when
+// cut.
+func (m widthFunc) fit(text string, size float64, bold bool, width float64) string {
+	if m(text, size, bold) <= width {
 		return text
 	}
 	rs := []rune(text)
 	for len(rs) > 1 {
 		rs = rs[:len(rs)-1]
-		if t := string(rs) + "…"; measure(t, size, bold) <= width {
+		if t := string(rs) + "…"; m(t, size, bold) <= width {
 			return t
 		}
 	}
 	return "…"
 }
 
-// wrap breaks text into lines of at most width pixels, between words; a
-// word too long for a line of its own is cut by fit.
-func wrap(text string, size float64, bold bool, width float64) []string {
+// wrap breaks text into lines of at most width pixels by m, between
+// words; a word too long for a line of its own is cut by fit.
+func (m widthFunc) wrap(text string, size float64, bold bool, width float64) []string {
 	var lines []string
 	line := ""
 	for _, w := range strings.Fields(text) {
@@ -77,17 +109,22 @@ func wrap(text string, size float64, bold bool, width float64) []string {
 			line = w
 			continue
 		}
-		if try := line + " " + w; measure(try, size, bold) <= width {
+		if try := line + " " + w; m(try, size, bold) <= width {
 			line = try
 			continue
 		}
-		lines = append(lines, fit(line, size, bold, width))
+		lines = append(lines, m.fit(line, size, bold, width))
 		line = w
 	}
 	if line != "" {
-		lines = append(lines, fit(line, size, bold, width))
+		lines = append(lines, m.fit(line, size, bold, width))
 	}
 	return lines
+}
+
+// fit cuts text to at most width pixels in the Go fonts.
+func fit(text string, size float64, bold bool, width float64) string {
+	return widthFunc(measure).fit(text, size, bold, width)
 }
 
 // faces makes the font faces one PNG needs; a face is not safe for

@@ -134,6 +134,7 @@ func (b *board) half(size int) float64 {
 }
 
 func layout(d *rules.Diagram, o options) *scene {
+	o = o.settle(d)
 	b := newBoard(d)
 	sc := &scene{board: b}
 	boardW := b.w + 2*labelBand
@@ -148,15 +149,24 @@ func layout(d *rules.Diagram, o options) *scene {
 		title = d.Game
 	}
 	status := statusText(d, o)
-	if measure(title, titleSize, true)+measure(status, ts, true)+24 <= sc.W-2*pad {
+	words := widthFunc(measure)
+	if o.svg {
+		words = room
+	}
+	sc.words = words
+	if words(title, titleSize, true)+words(status, ts, true)+24 <= sc.W-2*pad {
 		sc.text(pt{pad, y + titleSize}, title, titleSize, anchorStart, true, ink)
 		sc.text(pt{sc.W - pad, y + titleSize}, status, ts, anchorEnd, true, statusColour(d))
 		y += titleSize + 14
 	} else {
-		sc.text(pt{pad, y + titleSize}, fit(title, titleSize, true, sc.W-2*pad), titleSize, anchorStart, true, ink)
+		// The status under the title, over as many lines as it takes.
+		sc.text(pt{pad, y + titleSize}, words.fit(title, titleSize, true, sc.W-2*pad), titleSize, anchorStart, true, ink)
 		y += titleSize + 8
-		sc.text(pt{pad, y + ts}, fit(status, ts, true, sc.W-2*pad), ts, anchorStart, true, statusColour(d))
-		y += ts + 12
+		lines := words.wrap(status, ts, true, sc.W-2*pad)
+		for k, line := range lines {
+			sc.text(pt{pad, y + ts + float64(k)*math.Round(1.3*ts)}, line, ts, anchorStart, true, statusColour(d))
+		}
+		y += ts + 12 + float64(max(len(lines)-1, 0))*math.Round(1.3*ts)
 	}
 
 	notes := slices.Clone(d.Notes)
@@ -206,19 +216,21 @@ func layout(d *rules.Diagram, o options) *scene {
 // picture and broken into lines where it is too long for one, and
 // returns the y below it.
 func (sc *scene) paragraph(y float64, text string, col color.NRGBA) float64 {
-	for _, line := range wrap(text, sc.ts, false, sc.W-2*pad) {
+	for _, line := range sc.words.wrap(text, sc.ts, false, sc.W-2*pad) {
 		sc.text(pt{pad, y + sc.ts}, line, sc.ts, anchorStart, false, col)
 		y += math.Round(1.3 * sc.ts)
 	}
 	return y + 4
 }
 
+// statusText is whose move it is, or how the game ended: "Bob to move",
+// "Game over: Bob wins (resignation)".
 func statusText(d *rules.Diagram, o options) string {
 	switch {
 	case d.Over && d.Winner > 0:
-		return "Game over: " + o.seatName(d.Winner) + " wins"
+		return "Game over: " + o.seatName(d.Winner) + " wins" + o.how()
 	case d.Over:
-		return "Game over: a draw"
+		return "Game over: a draw" + o.how()
 	case d.ToMove > 0:
 		return o.seatName(d.ToMove) + " to move"
 	}
@@ -721,8 +733,8 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 	// line or without them.
 	supplyW, bareW := 0.0, 0.0
 	for _, s := range d.Supplies {
-		supplyW = max(supplyW, supplyWidth(ts, slots, s, true))
-		bareW = max(bareW, supplyWidth(ts, slots, s, false))
+		supplyW = max(supplyW, supplyWidth(sc.words, ts, slots, s, true))
+		bareW = max(bareW, supplyWidth(sc.words, ts, slots, s, false))
 	}
 
 	type line struct {
@@ -758,7 +770,7 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 			if s.Score == 1 {
 				l.score = "1 point"
 			}
-			scoreW = max(scoreW, measure(l.score, ts, true)+ts)
+			scoreW = max(scoreW, sc.words(l.score, ts, true)+ts)
 		}
 		lines[i] = l
 	}
@@ -769,7 +781,7 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 	// on a line of its own under its seat's name.
 	fits := func(w float64) bool {
 		for i, l := range lines {
-			if len(supplies[i+1]) > 0 && nameX+measure(l.name, ts, l.bold)+ts+w > right {
+			if len(supplies[i+1]) > 0 && nameX+sc.words(l.name, ts, l.bold)+ts+w > right {
 				return false
 			}
 		}
@@ -791,7 +803,7 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 		header = ""
 	case header != "" && header != "\x00" && fits(bareW):
 		supplyW, labelled = bareW, false
-		x := min(max(right-supplyW/2, nameX+measure(header, ts, false)/2), sc.W-pad-measure(header, ts, false)/2)
+		x := min(max(right-supplyW/2, nameX+sc.words(header, ts, false)/2), sc.W-pad-sc.words(header, ts, false)/2)
 		sc.text(pt{x, y + ts}, header, ts, anchorMiddle, false, softInk)
 		y += math.Round(1.3 * ts)
 	default:
@@ -805,10 +817,16 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 		if beside && len(supplies[seat]) > 0 {
 			nameW -= supplyW + ts
 		}
-		sc.text(pt{nameX, mid + 0.36*ts}, fit(l.name, ts, l.bold, nameW), ts, anchorStart, l.bold, ink)
+		// A name too long for its room wraps: the score stays on its
+		// first line, and what follows goes down.
+		names := sc.words.wrap(l.name, ts, l.bold, nameW)
+		for k, n := range names {
+			sc.text(pt{nameX, mid + 0.36*ts + float64(k)*math.Round(1.3*ts)}, n, ts, anchorStart, l.bold, ink)
+		}
 		if l.score != "" {
 			sc.text(pt{sc.W - pad, mid + 0.36*ts}, l.score, ts, anchorEnd, l.bold, ink)
 		}
+		y += float64(max(len(names)-1, 0)) * math.Round(1.3*ts)
 		for _, sp := range supplies[seat] {
 			if beside {
 				drawSupply(sc, d, pt{right - supplyW, mid}, slots, sp, labelled)
@@ -827,7 +845,7 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 		drawPiece(sc, icon, pt{pad + icon.unit/2 - 3, mid}, rules.Piece{Size: rules.Large})
 		label := strings.ToUpper(sp.Label[:1]) + sp.Label[1:] + ", shared"
 		sc.text(pt{nameX, mid + 0.36*ts}, label, ts, anchorStart, false, ink)
-		at := max(right-supplyW, nameX+measure(label, ts, false)+ts)
+		at := max(right-supplyW, nameX+sc.words(label, ts, false)+ts)
 		if at+supplyW > sc.W-pad {
 			y += math.Round(1.4 * ts)
 			mid, at = y+row/2, nameX
@@ -877,26 +895,26 @@ func tookText(d *rules.Diagram, o options) string {
 	return "took " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-// supplyWidth is the width drawSupply takes.
-func supplyWidth(ts float64, slots [3]bool, s rules.Supply, label bool) float64 {
+// supplyWidth is the width drawSupply takes, its words measured by m.
+func supplyWidth(m widthFunc, ts float64, slots [3]bool, s rules.Supply, label bool) float64 {
 	w := 0.0
 	for _, on := range slots {
 		if on {
-			w += slotWidth(ts)
+			w += slotWidth(m, ts)
 		}
 	}
 	if w == 0 {
-		w = measure("none", ts, false) + 8
+		w = m("none", ts, false) + 8
 	}
 	if s.Owner != 0 && label {
-		w += measure(s.Label, ts, false)
+		w += m(s.Label, ts, false)
 	}
 	return w
 }
 
 // slotWidth is the room of one size in a supply: a pyramid and a count.
-func slotWidth(ts float64) float64 {
-	return math.Ceil(1.3*ts + measure("×00", ts, false) + 0.4*ts)
+func slotWidth(m widthFunc, ts float64) float64 {
+	return math.Ceil(1.3*ts + m("×00", ts, false) + 0.4*ts)
 }
 
 // drawSupply draws a supply as small pyramids with their counts, a column
@@ -908,7 +926,7 @@ func drawSupply(sc *scene, d *rules.Diagram, at pt, slots [3]bool, s rules.Suppl
 	x := at.X
 	if slots == [3]bool{} {
 		sc.text(pt{x, at.Y + 0.36*ts}, "none", ts, anchorStart, false, softInk)
-		x += measure("none", ts, false) + 8
+		x += sc.words("none", ts, false) + 8
 	}
 	for size := rules.Small; size <= rules.Large; size++ {
 		if !slots[size-1] {
@@ -922,7 +940,7 @@ func drawSupply(sc *scene, d *rules.Diagram, at pt, slots [3]bool, s rules.Suppl
 			drawPiece(sc, mini, pt{x + 0.5*ts, at.Y}, rules.Piece{Owner: s.Owner, Size: size})
 		}
 		sc.text(pt{x + 1.1*ts, at.Y + 0.36*ts}, fmt.Sprintf("×%d", n), ts, anchorStart, false, ink)
-		x += slotWidth(ts)
+		x += slotWidth(sc.words, ts)
 	}
 	if s.Owner != 0 && label {
 		sc.text(pt{x, at.Y + 0.36*ts}, s.Label, ts, anchorStart, false, softInk)

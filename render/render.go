@@ -65,6 +65,16 @@ type options struct {
 	scale  float64
 	cells  bool
 	better *rules.LastMove // BetterMove's, drawn over the board
+	ended  *ending         // Ended's
+	// svg is set for an SVG, whose words the reader's font sets: the
+	// layout leaves them room (fonts.go).
+	svg bool
+}
+
+// ending is how a game ended off the board (Ended).
+type ending struct {
+	winner int
+	how    string
 }
 
 // Names gives the players' names, seat 1 first; the legend shows them
@@ -89,6 +99,19 @@ func Cells() Option {
 	return func(o *options) { o.cells = true }
 }
 
+// Ended says that the game is over though its position does not say so:
+// a player resigned, a draw was agreed, a player lost on time. winner is
+// the seat that won, 0 for none (a draw); how says how in a word or two,
+// shown after the result ("resignation": "Game over: Bob wins
+// (resignation)"), "" for nothing. The picture and its words then say
+// how the game ended instead of whose move it would be, and the legend
+// marks the winner. The caller knows this (the record's result), not the
+// position; a diagram that is over by the rules (rules.Diagram.Over)
+// keeps its own ending, and how is not shown.
+func Ended(winner int, how string) Option {
+	return func(o *options) { o.ended = &ending{winner, how} }
+}
+
 // Scale draws a PNG k times its usual size (2 for screens that have two
 // pixels to a point); SVG scales by itself.
 func Scale(k float64) Option {
@@ -106,6 +129,7 @@ func collect(opts []Option) options {
 // SVG writes the picture of d as an SVG document.
 func SVG(w io.Writer, d rules.Diagram, opts ...Option) error {
 	o := collect(opts)
+	o.svg = true
 	return writeSVG(w, layout(&d, o), Describe(d, opts...))
 }
 
@@ -145,6 +169,32 @@ func ColourName(seat int) string {
 		return colourNames[0]
 	}
 	return colourNames[seat]
+}
+
+// settle applies Ended to d, a copy of the caller's diagram, and returns
+// the options to draw it with.
+func (o options) settle(d *rules.Diagram) options {
+	if o.ended == nil {
+		return o
+	}
+	if d.Over {
+		o.ended = nil
+		return o
+	}
+	w := o.ended.winner
+	if w < 0 || w > len(d.Seats) {
+		w = 0
+	}
+	d.Over, d.Winner, d.ToMove = true, w, 0
+	return o
+}
+
+// how is Ended's words in brackets, after a result; "" without them.
+func (o options) how() string {
+	if o.ended == nil || o.ended.how == "" {
+		return ""
+	}
+	return " (" + o.ended.how + ")"
 }
 
 // seatName is the legend's name for a seat: the player's name if given.

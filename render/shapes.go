@@ -12,6 +12,9 @@ type scene struct {
 	shapes []shape
 	board  *board  // where the cells are, for tests
 	ts     float64 // the size of the words (textSizeFor)
+	// words measures the words of the picture: exactly in the Go fonts
+	// for a PNG, with room for the reader's font in an SVG (room).
+	words widthFunc
 	// handles are the board's cells by name, over the picture (Cells).
 	handles []handle
 }

@@ -11,7 +11,9 @@ import (
 
 // writeSVG writes the scene as a standalone SVG document, its
 // description (the position in words) as the title that screen readers
-// say.
+// say. Its words name the Go font first (which the layout measured),
+// then fonts as wide as it (Arial and its metric twin Liberation Sans,
+// Helvetica, Roboto); a wider fallback still fits (fonts.go, room).
 func writeSVG(w io.Writer, sc *scene, desc string) error {
 	var b bytes.Buffer
 	b.Grow(16 << 10)
@@ -27,7 +29,7 @@ func writeSVG(w io.Writer, sc *scene, desc string) error {
 	num(&b, sc.W)
 	b.WriteByte(' ')
 	num(&b, sc.H)
-	b.WriteString(`" font-family="'Go', 'DejaVu Sans', 'Helvetica Neue', Arial, sans-serif">` + "\n<title>")
+	b.WriteString(`" font-family="'Go', Arial, 'Liberation Sans', Helvetica, Roboto, sans-serif">` + "\n<title>")
 	xml.EscapeText(&b, []byte(desc))
 	b.WriteString("</title>\n")
 	if len(sc.handles) > 0 {
