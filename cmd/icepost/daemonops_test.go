@@ -397,17 +397,28 @@ func TestBackupWhileHandling(t *testing.T) {
 			handled.Add(1)
 		}
 	}()
-	for handled.Load() < 20 {
-		time.Sleep(5 * time.Millisecond)
+	// waitHandled waits, with a deadline, for n mails handled; a mail
+	// goroutine that stopped on an error ends the test at once.
+	waitHandled := func(n int64) {
+		t.Helper()
+		for deadline := time.Now().Add(time.Minute); handled.Load() < n; time.Sleep(5 * time.Millisecond) {
+			select {
+			case err := <-mailDone:
+				t.Fatalf("the mails stopped after %d: %v", handled.Load(), err)
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%d mails handled in a minute, want %d", handled.Load(), n)
+			}
+		}
 	}
+	waitHandled(20)
 	keys := processedKeys(t, srv.DB)
 	atBackup := handled.Load()
 	dir := filepath.Join(t.TempDir(), "backups")
 	code, out, errs := runOp(t, "backup", "-db", path, dir)
 	during := handled.Load() - atBackup
-	for handled.Load() < atBackup+during+5 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitHandled(atBackup + during + 5)
 	close(stopMail)
 	if err := <-mailDone; err != nil {
 		t.Fatal(err)
