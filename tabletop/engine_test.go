@@ -1,7 +1,6 @@
 package tabletop_test
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -155,11 +154,11 @@ func TestReview(t *testing.T) {
 	// win off: it lost less than the others), its line says so.
 	st := r.file().States[missedAt]
 	m := analysis.Move{Ply: missedAt + 1, Seat: st.ToMove(), Token: missed, Mark: analysis.Blunder, Before: 1, After: 0.85, Better: win, BetterEval: 1}
-	if got, want := tabletop.WorstMove(st, m, "Ada"), "  move "+strconv.Itoa(missedAt+1)+", "+missed+"?? by Ada, a blunder: it missed a win, "+win+" wins at once."; got != want {
+	if got, want := tabletop.WorstMove(st, m, 2, "Ada"), "  Move "+analysis.MoveNumber(missedAt+1, 2)+" "+missed+"?? by Ada, a blunder: it missed a win, "+win+" wins at once."; got != want {
 		t.Errorf("the line of the missed win:\n got %q\nwant %q", got, want)
 	}
 	m.Better = r.file().States[missedAt].FormatMove(r.file().Moves[missedAt])
-	if got := tabletop.WorstMove(st, m, "Ada"); !strings.Contains(got, "85% where 100% could be kept; the engine plays "+m.Better+" (100%).") {
+	if got := tabletop.WorstMove(st, m, 2, "Ada"); !strings.Contains(got, "it kept 85% of winning chances where 100% could be kept; the engine plays "+m.Better+" (100%).") {
 		t.Errorf("the line of a blunder whose better move does not win: %q", got)
 	}
 	if out := r.line("review 9"); !strings.Contains(out, "from 1 to 5") {

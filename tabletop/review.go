@@ -83,19 +83,19 @@ func (s *Session) printReview(r *analysis.Report) {
 		if m.Ply-1 < len(s.game.States) {
 			before = s.game.States[m.Ply-1]
 		}
-		s.printf("%s\n", worstMove(before, m, s.seatName(m.Seat)))
+		s.printf("%s\n", worstMove(before, m, r.Seats, s.seatName(m.Seat)))
 	}
 }
 
 // worstMove is the review's line of a marked move m by who, played in
 // before (nil when not known): what it kept against what could be kept,
 // and the engine's move, or that it missed a win in one.
-func worstMove(before rules.State, m analysis.Move, who string) string {
-	line := fmt.Sprintf("  move %d, %s%s by %s, a %s: ", m.Ply, m.Token, m.Mark.Symbol(), who, m.Mark)
+func worstMove(before rules.State, m analysis.Move, seats int, who string) string {
+	line := fmt.Sprintf("  Move %s %s%s by %s, %s: ", analysis.MoveNumber(m.Ply, seats), m.Token, m.Mark.Symbol(), who, m.Mark.WithArticle())
 	if before != nil && analysis.MissedWin(before, m) {
 		return line + "it missed a win, " + m.Better + " wins at once."
 	}
-	line += fmt.Sprintf("%.0f%% where %.0f%% could be kept", 100*m.After, 100*m.Before)
+	line += fmt.Sprintf("it kept %.0f%% of winning chances where %.0f%% could be kept", 100*m.After, 100*m.Before)
 	if m.Better != "" {
 		line += fmt.Sprintf("; the engine plays %s (%.0f%%)", m.Better, 100*m.BetterEval)
 	}
