@@ -289,6 +289,7 @@ type inserter struct {
 	dups                                      map[int64]int64 // dedupe key -> id, when knowDups ran
 	rows                                      *batchRows      // batchMode's rows waiting
 	nextID                                    int64           // batchMode: the next game's id
+	langs                                     map[string]int  // game_languages as tx reads it, once read
 }
 
 // newInserter prepares the statements. moves, when not nil, is the move
@@ -494,7 +495,11 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 	if id > maxTextID {
 		return 0, false, fmt.Errorf("storing text: game id %d: the archive holds games up to id %d", id, maxTextID)
 	}
-	t := textRow{key: textKey(r.date, r.hasDate, id), lang: textLanguage(r.game), cols: r.text}
+	lang, err := ins.textLanguage(ctx, r.game)
+	if err != nil {
+		return 0, false, fmt.Errorf("storing text: %w", err)
+	}
+	t := textRow{key: textKey(r.date, r.hasDate, id), lang: lang, cols: r.text}
 	if ins.rows != nil {
 		ins.rows.texts = append(ins.rows.texts, t)
 	} else {
@@ -504,6 +509,30 @@ func (ins *inserter) add(ctx context.Context, r *gameRow) (int64, bool, error) {
 		return 0, false, fmt.Errorf("storing text: %w", err)
 	}
 	return id, false, nil
+}
+
+// textLanguage is game's language in game_text (text.go), numbered in
+// ins's transaction when the game has none yet.
+func (ins *inserter) textLanguage(ctx context.Context, game string) (int, error) {
+	if l, ok := ins.langs[game]; ok {
+		return l, nil
+	}
+	if ins.langs == nil {
+		langs, err := readTextLanguages(ctx, ins.tx)
+		if err != nil {
+			return 0, err
+		}
+		ins.langs = langs
+		if l, ok := langs[game]; ok {
+			return l, nil
+		}
+	}
+	langs, err := numberTextLanguages(ctx, ins.tx, game)
+	if err != nil {
+		return 0, err
+	}
+	ins.langs = langs
+	return langs[game], nil
 }
 
 // rowBatch gathers rows for one table and inserts them many to a

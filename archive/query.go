@@ -200,8 +200,11 @@ type checkedQuery struct {
 	// What the position index says, read by Archive.where before build:
 	// the games that reached position, and for each kind of game where
 	// the moves are legal, the games that began with them.
-	positionIDs   []int64
-	paths         []movePath
+	positionIDs []int64
+	paths       []movePath
+	// The games' languages in the full-text index (game_languages), read
+	// by Archive.where when the query has words.
+	langs         map[string]int
 	limit, offset int
 	blunder       string // a player's key (normalizeName); "" for none
 }

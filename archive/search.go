@@ -12,8 +12,9 @@ import (
 )
 
 // where reads what q needs from the database (the games the position
-// index finds for a position or for opening moves, and the kinds of game
-// stored for the moves) and builds q's conditions on games g.
+// index finds for a position or for opening moves, the kinds of game
+// stored for the moves, and the games' languages for words) and builds
+// q's conditions on games g.
 func (a *Archive) where(ctx context.Context, q Query) (*builder, error) {
 	c, err := check(q)
 	if err != nil {
@@ -21,6 +22,11 @@ func (a *Archive) where(ctx context.Context, q Query) (*builder, error) {
 	}
 	if c.hasPosition {
 		if c.positionIDs, err = gamesAt(ctx, a.db, uint64(c.position), -1); err != nil {
+			return nil, err
+		}
+	}
+	if c.text != "" {
+		if c.langs, err = readTextLanguages(ctx, a.db); err != nil {
 			return nil, err
 		}
 	}

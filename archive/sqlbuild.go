@@ -94,13 +94,16 @@ type kind struct {
 }
 
 // buildQuery checks q and builds its conditions on games g, with kinds
-// the kinds of game stored (only a search by moves uses them) and the
-// index not read: position and move conditions select no games.
-func buildQuery(q Query, kinds []kind) (*builder, error) {
+// the kinds of game stored (only a search by moves uses them), langs the
+// games' languages in the full-text index (only a search by words uses
+// them) and the index not read: position and move conditions select no
+// games.
+func buildQuery(q Query, kinds []kind, langs map[string]int) (*builder, error) {
 	c, err := check(q)
 	if err != nil {
 		return nil, err
 	}
+	c.langs = langs
 	if len(c.moves) > 0 {
 		if c.paths, err = movePaths(c.moves, kinds); err != nil {
 			return nil, err
@@ -168,13 +171,22 @@ func build(c *checkedQuery) *builder {
 	if c.text != "" {
 		// The words, in the game's language of the index or in all
 		// (text.go).
-		m := textMatch{query: c.text, langs: allTextLanguages}
+		// A game with no language has no game stored, and so none with
+		// the words.
+		m := textMatch{query: c.text, langs: sortedLanguages(c.langs)}
 		if c.game != nil {
-			m.langs = []int{textLanguage(c.game.Name())}
+			m.langs = nil
+			if l, ok := c.langs[c.game.Name()]; ok {
+				m.langs = []int{l}
+			}
 		}
-		sub, args := m.idsSQL()
-		b.text = &textCond{match: m, cond: len(b.conds), argAt: len(b.args), nargs: len(args)}
-		b.add("g.id IN ("+sub+")", args...)
+		if len(m.langs) == 0 {
+			b.add("0")
+		} else {
+			sub, args := m.idsSQL()
+			b.text = &textCond{match: m, cond: len(b.conds), argAt: len(b.args), nargs: len(args)}
+			b.add("g.id IN ("+sub+")", args...)
+		}
 	}
 	if c.hasPosition {
 		b.add("g.id IN (SELECT value FROM json_each(?))", idList(c.positionIDs))

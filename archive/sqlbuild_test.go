@@ -92,8 +92,8 @@ func TestBuildSQL(t *testing.T) {
 		{"plies from", Query{Plies: &Range{21, -1}}, nil, " WHERE g.plies >= ?", []any{21}},
 		{"plies any", Query{Plies: &Range{0, -1}}, nil, "", nil},
 		{"text quoted", Query{Text: `Brilliant endg* NEAR "x" OR`}, nil,
-			" WHERE g.id IN (SELECT docid & 34359738367 FROM game_text WHERE game_text MATCH ? AND lang IN (?,?,?,?,?))",
-			[]any{`"brilliant" "endg*" "near" "x" "or"`, 0, 1, 2, 3, 4}},
+			" WHERE g.id IN (SELECT docid & 34359738367 FROM game_text WHERE game_text MATCH ? AND lang IN (?,?,?,?))",
+			[]any{`"brilliant" "endg*" "near" "x" "or"`, 1, 2, 3, 4}},
 		{"position", Query{Position: "  " + after[0].Code()}, nil,
 			" WHERE g.id IN (SELECT value FROM json_each(?))", []any{"[]"}},
 		{"moves in the kinds where they are legal", Query{Moves: " L@c3   M@b2 "}, []kind{pike, sickle, {game: "Chess", seats: 2}},
@@ -118,7 +118,7 @@ func TestBuildSQL(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b, err := buildQuery(c.q, c.kinds)
+			b, err := buildQuery(c.q, c.kinds, firstLanguages)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,7 +136,7 @@ func TestBuildSQL(t *testing.T) {
 }
 
 func TestSelectAndCountSQL(t *testing.T) {
-	b, err := buildQuery(Query{Game: "IceSickle"}, nil)
+	b, err := buildQuery(Query{Game: "IceSickle"}, nil, firstLanguages)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestBuildErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := buildQuery(c.q, c.kinds)
+			_, err := buildQuery(c.q, c.kinds, firstLanguages)
 			if !errors.Is(err, ErrQuery) || !strings.Contains(err.Error(), c.msg) {
 				t.Fatalf("err = %v, want ErrQuery saying %q", err, c.msg)
 			}
@@ -229,7 +229,7 @@ func TestBuildErrors(t *testing.T) {
 	}
 	// Every seat a game has is accepted.
 	for seat := 1; seat <= maxSeats; seat++ {
-		if _, err := buildQuery(Query{Seat: seat}, nil); err != nil {
+		if _, err := buildQuery(Query{Seat: seat}, nil, firstLanguages); err != nil {
 			t.Errorf("seat %d: %v", seat, err)
 		}
 	}

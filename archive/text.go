@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
+
+	"icepost/rules/games"
 )
 
 // The full-text index, game_text (FTS4), is kept so that a search by
@@ -13,7 +16,8 @@ import (
 //
 //   - Each game of a game (IceSickle, Pikemen, ...) is in a language of
 //     its own (FTS4's languageid, the hidden column lang), so that words
-//     and a game look in that game's part of the index only.
+//     and a game look in that game's part of the index only. The
+//     languages are numbered in the table game_languages (below).
 //   - A game's docid is not its id but its textKey: its date as the
 //     orders by date read it (dateKey), then its id. The index is stored
 //     newest first (order=DESC), so that the games with the words come
@@ -70,19 +74,86 @@ const textKeySQL = `(CASE WHEN length(g.date) = 10 AND substr(g.date, 1, 1) <> '
 	+ (instr('0123456789', substr(g.date, 10, 1)) + 10) % 11) << 35 | g.id
 	ELSE g.id END)`
 
-// textLanguages are the games' languages in game_text, by the game's
-// canonical name; any other game (none today) is in language 0.
-var textLanguages = map[string]int{"IceSickle": 1, "Pikemen": 2, "IceLady": 3, "IceFrogs": 4}
+// A game's language in game_text is recorded in the table
+// game_languages (migration 10), not written here: the four games keep
+// the numbers migration 9 gave them (1 IceSickle, 2 Pikemen, 3 IceLady,
+// 4 IceFrogs), and a game the table does not hold yet gets the next
+// number in the transaction that first stores a game of it
+// (numberTextLanguages). A number once given never changes, so that
+// adding a game, or listing the games in another order, moves no game's
+// words.
 
-// allTextLanguages lists every language a game can be in.
-var allTextLanguages = []int{0, 1, 2, 3, 4}
+// textLanguageSQL is the language of the games g in SQL (NULL for a
+// game with none), for verify.
+const textLanguageSQL = `(SELECT lang FROM game_languages WHERE game = g.game)`
 
-// textLanguage is the language of a game's text in game_text.
-func textLanguage(game string) int { return textLanguages[game] }
+// readTextLanguages reads game_languages: each game's language, by its
+// canonical name.
+func readTextLanguages(ctx context.Context, q dbtx) (map[string]int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT game, lang FROM game_languages`)
+	if err != nil {
+		return nil, fmt.Errorf("reading the games' languages: %w", err)
+	}
+	defer rows.Close()
+	langs := map[string]int{}
+	for rows.Next() {
+		var game string
+		var lang int
+		if err := rows.Scan(&game, &lang); err != nil {
+			return nil, err
+		}
+		langs[game] = lang
+	}
+	return langs, rows.Err()
+}
 
-// textLanguageSQL is textLanguage of the games g in SQL (migration 9 uses
-// the same expression).
-const textLanguageSQL = `(CASE g.game WHEN 'IceSickle' THEN 1 WHEN 'Pikemen' THEN 2 WHEN 'IceLady' THEN 3 WHEN 'IceFrogs' THEN 4 ELSE 0 END)`
+// numberTextLanguages gives game a language in game_languages inside tx,
+// the transaction that stores its first game, and returns the table as
+// it then is. Every registered game the table does not hold yet is
+// numbered with it, in the order of the games' list (rules/games), each
+// the largest number plus one: the numbers follow the order the games
+// were registered in, whichever is stored first. A game no longer
+// registered is numbered last.
+func numberTextLanguages(ctx context.Context, tx dbtx, game string) (map[string]int, error) {
+	langs, err := readTextLanguages(ctx, tx)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := langs[game]; ok {
+		return langs, nil
+	}
+	next := 1
+	for _, l := range langs {
+		next = max(next, l+1)
+	}
+	var names []string
+	for _, g := range games.All() {
+		if _, ok := langs[g.Name()]; !ok {
+			names = append(names, g.Name())
+		}
+	}
+	if !slices.Contains(names, game) {
+		names = append(names, game)
+	}
+	for _, name := range names {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO game_languages(game, lang) VALUES (?, ?)`, name, next); err != nil {
+			return nil, fmt.Errorf("numbering the language of %s: %w", name, err)
+		}
+		langs[name] = next
+		next++
+	}
+	return langs, nil
+}
+
+// sortedLanguages lists the languages of langs, smallest first.
+func sortedLanguages(langs map[string]int) []int {
+	out := make([]int, 0, len(langs))
+	for _, l := range langs {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
+}
 
 // storedTextKey is the docid of a stored game's text.
 func storedTextKey(ctx context.Context, tx *sql.Tx, id int64) (int64, error) {

@@ -3,12 +3,16 @@ package archive
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"icepost/rules"
+	"icepost/rules/counting"
 	"icepost/rules/games"
 )
 
@@ -83,34 +87,88 @@ func TestTextKey(t *testing.T) {
 	}
 }
 
-// TestTextLanguages: every game has a language of its own in the
-// full-text index, and textLanguageSQL agrees with textLanguage.
+// firstLanguages are the languages migration 9 gave the four games in
+// game_text, which migration 10 recorded in game_languages.
+var firstLanguages = map[string]int{"IceSickle": 1, "Pikemen": 2, "IceLady": 3, "IceFrogs": 4}
+
+// renamed is a game under another name, for a sixth game in the tests.
+type renamed struct {
+	rules.Game
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
+// TestTextLanguages: the four games keep the languages migration 9 gave
+// them; games registered after them are numbered in the order they were
+// registered in when the first of them is stored, each a language of its
+// own; the numbers stay when the games are registered again in another
+// order; textLanguageSQL agrees with the table.
 func TestTextLanguages(t *testing.T) {
-	a, _ := openTemp(t)
+	ctx := context.Background()
+	a, path := openTemp(t)
+	langs := func() map[string]int {
+		t.Helper()
+		l, err := readTextLanguages(ctx, a.DB())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	if got := langs(); !maps.Equal(got, firstLanguages) {
+		t.Fatalf("a new archive's languages %v, want %v", got, firstLanguages)
+	}
+	tally := renamed{counting.Game, "Tally"}
+	unCounting, unTally := games.Register(counting.Game), games.Register(tally)
+	// Tally is stored first; Counting, registered before it, gets 5.
+	tx, err := a.DB().BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := numberTextLanguages(ctx, tx, "Tally")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	want := maps.Clone(firstLanguages)
+	want["Counting"], want["Tally"] = 5, 6
+	if !maps.Equal(got, want) || !maps.Equal(langs(), want) {
+		t.Errorf("languages after storing Tally: %v (table %v), want %v", got, langs(), want)
+	}
+	// Registered again the other way round, in another process: nothing
+	// moves.
+	unTally()
+	unCounting()
+	defer games.Register(tally)()
+	defer games.Register(counting.Game)()
+	a.Close()
+	a, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if got := langs(); !maps.Equal(got, want) {
+		t.Errorf("languages after registering again: %v, want %v", got, want)
+	}
 	seen := map[int]string{}
-	for _, g := range append(games.All(), nil) {
-		name := "Chess"
-		if g != nil {
-			name = g.Name()
-		}
-		l := textLanguage(name)
-		if g != nil && l == 0 {
-			t.Errorf("%s has no language of its own in text.go's textLanguages", name)
-		}
+	for name, l := range want {
 		if other, ok := seen[l]; ok {
 			t.Errorf("%s and %s share language %d", name, other, l)
 		}
 		seen[l] = name
-		if !slices.Contains(allTextLanguages, l) {
-			t.Errorf("%s: language %d is not in allTextLanguages", name, l)
-		}
 		var got int
 		if err := a.DB().QueryRow(`SELECT `+textLanguageSQL+` FROM (SELECT ? AS game) AS g`, name).Scan(&got); err != nil {
 			t.Fatal(err)
 		}
 		if got != l {
-			t.Errorf("%s: textLanguageSQL %d, textLanguage %d", name, got, l)
+			t.Errorf("%s: textLanguageSQL %d, game_languages %d", name, got, l)
 		}
+	}
+	var none sql.NullInt64
+	if err := a.DB().QueryRow(`SELECT ` + textLanguageSQL + ` FROM (SELECT 'Chess' AS game) AS g`).Scan(&none); err != nil || none.Valid {
+		t.Errorf("textLanguageSQL of a game never stored: %v, %v; want NULL", none, err)
 	}
 }
 
@@ -119,7 +177,7 @@ func TestTextLanguages(t *testing.T) {
 func TestTextPlan(t *testing.T) {
 	a, _ := openTemp(t)
 	for _, q := range []Query{{Text: "quiet"}, {Text: "quiet", Game: "IceLady"}, {Text: "quiet opening", Event: "cup", Since: "2010"}} {
-		b, err := buildQuery(q, nil)
+		b, err := buildQuery(q, nil, firstLanguages)
 		if err != nil {
 			t.Fatal(err)
 		}
