@@ -16,8 +16,16 @@ func TestNewGameByMail(t *testing.T) {
 	w := newWorld(t)
 	w.deliver(w.write("ada", w.srv.Address, "help", "", "help"))
 	w.step()
-	if h := w.last("ada").text; !strings.Contains(h, "Counting (2-4 players") || !strings.Contains(h, "IceFrogs, Counting") {
-		t.Fatalf("the help does not tell of Counting:\n%s", h)
+	// The help lists every game registered, in the registry's order, the
+	// new one last: from the registry, so that a sixth game or a longer
+	// name (the list wraps) changes nothing here.
+	names := games.Names()
+	if names[len(names)-1] != "Counting" {
+		t.Fatalf("the games %v: Counting, registered last, is not last", names)
+	}
+	h := w.last("ada").text
+	if list := strings.Join(names, ", ") + "; options:"; !strings.Contains(h, "Counting (2-4 players") || !strings.Contains(strings.Join(strings.Fields(h), " "), list) {
+		t.Fatalf("the help does not tell of Counting (want the list %q):\n%s", list, h)
 	}
 	w.send("ada", "challenge counting "+w.sys.Address("bob")+" "+w.sys.Address("cy"))
 	for _, p := range []string{"bob", "cy"} {
