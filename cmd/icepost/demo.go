@@ -70,9 +70,12 @@ func cmdDemo(e *env, args []string) int {
 	db := filepath.Join(dir, "demo.db")
 	fmt.Fprintf(e.stdout, `
 The game is over and archived in %s:
-  icepost archive -db %s search
+  ./icepost archive -db %s search
 The board pictures the players got are in %s.
-Run icepost serve to play yourself, against a friend or the bot (challenge icesickle bot).
+To play yourself, against a friend or the bot (challenge icesickle bot), run
+  ./icepost serve -web 127.0.0.1:8080
+and set up a mail client as README.md says ("How to play").
+(./icepost is the binary that ./run builds in the clone.)
 `, db, db, dir)
 	return exitOK
 }
