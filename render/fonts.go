@@ -102,9 +102,15 @@ func (m widthFunc) fit(text string, size float64, bold bool, width float64) stri
 // wrap breaks text into lines of at most width pixels by m, between
 // words; a word too long for a line of its own is cut by fit.
 func (m widthFunc) wrap(text string, size float64, bold bool, width float64) []string {
+	return m.wrapWords(strings.Fields(text), size, bold, width)
+}
+
+// wrapWords is wrap of text already cut into words, some of which may
+// hold spaces that must not break ("to move").
+func (m widthFunc) wrapWords(words []string, size float64, bold bool, width float64) []string {
 	var lines []string
 	line := ""
-	for _, w := range strings.Fields(text) {
+	for _, w := range words {
 		if line == "" {
 			line = w
 			continue

@@ -739,6 +739,7 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 
 	type line struct {
 		name, score string
+		words       []string // name, cut where it may wrap
 		bold        bool
 	}
 	lines := make([]line, len(d.Seats))
@@ -756,15 +757,25 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 		if len(extra) > 0 {
 			name += " (" + strings.Join(extra, ", ") + ")"
 		}
+		state := ""
 		switch {
 		case s.Out:
-			name += ": no pieces left"
+			state = "no pieces left"
 		case d.Over && d.Winner == seat:
-			name += ": wins"
+			state = "wins"
 		case !d.Over && d.ToMove == seat:
-			name += ": to move"
+			state = "to move"
 		}
-		l := line{name: name, bold: !d.Over && d.ToMove == seat || d.Over && d.Winner == seat}
+		// A name that wraps keeps its state whole: "to move" on one line.
+		words := strings.Fields(name)
+		if state != "" {
+			name += ": " + state
+			if len(words) > 0 {
+				words[len(words)-1] += ":"
+			}
+			words = append(words, state)
+		}
+		l := line{name: name, words: words, bold: !d.Over && d.ToMove == seat || d.Over && d.Winner == seat}
 		if s.HasScore {
 			l.score = fmt.Sprintf("%d points", s.Score)
 			if s.Score == 1 {
@@ -819,7 +830,7 @@ func drawLegend(sc *scene, d *rules.Diagram, o options, y float64) float64 {
 		}
 		// A name too long for its room wraps: the score stays on its
 		// first line, and what follows goes down.
-		names := sc.words.wrap(l.name, ts, l.bold, nameW)
+		names := sc.words.wrapWords(l.words, ts, l.bold, nameW)
 		for k, n := range names {
 			sc.text(pt{nameX, mid + 0.36*ts + float64(k)*math.Round(1.3*ts)}, n, ts, anchorStart, l.bold, ink)
 		}

@@ -21,6 +21,7 @@ func TestWordsDoNotOverlap(t *testing.T) {
 		{"Alice", "Bob", "Carol", "Dave"},
 		{"ada", "icepost bot level 2", "icepost bot level 5", "Dee Dee"},
 		{"Ada Lovelace, Countess of Lovelace", "Bartholomew Barker-Bartholdy", "Carolina Maria de Jesus", "icepost bot level 3"},
+		{"   ", "Bob", "\t", "Dave"}, // names of nothing but spaces
 	}
 	for _, s := range samples {
 		d0 := s.diagram(t)

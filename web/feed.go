@@ -313,7 +313,7 @@ func (s *Site) liveGameFeed(w http.ResponseWriter, r *http.Request) error {
 		es := mailEntries(gi, g)
 		es = es[max(0, len(es)-maxFeedEntries):]
 		page := "/live/" + strconv.FormatInt(id, 10)
-		// The first entry's title is the game's name: "IceSickle by mail #1: ada – bob".
+		// The first entry's title is the game's name: "IceSickle #1 by mail: ada – bob".
 		return feed{id: page[1:] + "/feed", title: es[0].title, path: page, entries: es}, nil
 	})
 }
@@ -409,7 +409,7 @@ func mailEntries(gi mailgames.Game, g *notation.Game) []feedEntry {
 	id := strconv.FormatInt(gi.ID, 10)
 	date, _ := g.Record.Tag("Date")
 	began := dateTime(date)
-	name := fmt.Sprintf("%s by mail #%d: %s", g.Rules.Name(), gi.ID, strings.Join(names, " – "))
+	name := mailName(g.Rules.Name(), gi.ID) + ": " + strings.Join(names, " – ")
 	es := []feedEntry{{
 		id:      "live/" + id + "/0",
 		title:   name,

@@ -11,6 +11,7 @@ import (
 	"icepost/analysis"
 	"icepost/archive"
 	"icepost/notation"
+	"icepost/pbem/mailgames"
 	"icepost/render"
 	"icepost/rules"
 )
@@ -48,6 +49,15 @@ type gameView struct {
 	ArchiveID int64
 	PlayForm  *playForm     // the play page's form, nil elsewhere
 	Analysis  *analysisView // the computer analysis, nil without one
+	ByMail    *byMail       // an archived game that was played by mail
+}
+
+// byMail is what the page of an archived game says of its life by mail:
+// the page's title names it by its number by mail (gameTitle), and this
+// line gives its number in the archive and its page by mail.
+type byMail struct {
+	ID   int64  // its number in the archive, the page's address
+	Href string // its page by mail (/live/N), "" when the site has none
 }
 
 type playerView struct {
@@ -123,9 +133,12 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 	winner := g.Winner()
 	s := g.States[ply]
 	scores := s.Scores()
+	// At the end of a game that is over, no one is to move, whatever the
+	// position would say (a resignation, a draw agreed).
+	over := ply == plies && g.Over()
 	for i, n := range names {
 		name, _ := notation.SplitPlayer(n)
-		pv := playerView{Seat: i + 1, Name: name, Winner: g.Over() && winner == i+1, ToMove: s.ToMove() == i+1}
+		pv := playerView{Seat: i + 1, Name: name, Winner: g.Over() && winner == i+1, ToMove: !over && s.ToMove() == i+1}
 		if name != "" && name != "?" {
 			pv.Link = "/player/" + url.PathEscape(name)
 		} else {
@@ -172,6 +185,9 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 	if o := betterArrow(g, rep, ply); o != nil {
 		extra = append(extra, o)
 		v.Analysis.Move.Arrow = true
+	}
+	if o := ended(g, ply); o != nil {
+		extra = append(extra, o)
 	}
 	v.Board = boardHTML(s, prev, last, displayNames(names), extra...)
 	v.Status = status(g, ply, displayNames(names))
@@ -228,6 +244,22 @@ func status(g *notation.Game, ply int, names []string) string {
 		parts = append(parts, "game over: "+resultWords(g, names))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// ended tells the board at ply that the game ended there off the board
+// (a resignation, a draw agreed, a loss on time): the picture then says
+// how, as the status does, and not whose move it would be. Nil when the
+// game goes on, at an earlier ply, or when the rules ended it (the
+// position says so itself).
+func ended(g *notation.Game, ply int) render.Option {
+	if ply != len(g.Moves) || !g.Over() || g.States[ply].Outcome().Over {
+		return nil
+	}
+	how, _ := g.Record.Tag("Termination")
+	if how == "normal" {
+		how = ""
+	}
+	return render.Ended(g.Winner(), how)
 }
 
 func nameAt(names []string, seat int) string {
@@ -424,12 +456,28 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := newGameView(g, "/game/"+strconv.FormatInt(id, 10), ply)
 	v.Title = gameTitle(st.Summary)
+	if n := mailNumber(st.Summary); n > 0 {
+		v.ByMail = &byMail{ID: id}
+		// Its page by mail, where the site shows that daemon's games and
+		// the game there is this one, over.
+		if s.mail != nil {
+			if gi, err := s.mail.Game(r.Context(), n); err == nil && gi.Game == st.Game && gi.Status == mailgames.Finished {
+				v.ByMail.Href = "/live/" + strconv.FormatInt(n, 10)
+			}
+		}
+	}
 	v.Record = v.Base + "/record"
 	v.ArchiveID = id
 	return s.ok(w, r, "game", v.Title, v)
 }
 
+// gameTitle names an archived game: "IceSickle #12: Ada – Bob, Spring
+// Open"; one the mail daemon archived by its number by mail, as its
+// mails did: "IceSickle #3 by mail: ada – bob".
 func gameTitle(s archive.Summary) string {
+	if n := mailNumber(s); n > 0 {
+		return mailName(s.Game, n) + ": " + strings.Join(s.Players, " – ")
+	}
 	t := fmt.Sprintf("%s #%d: %s", s.Game, s.ID, strings.Join(s.Players, " – "))
 	if s.Event != "" && s.Event != "?" {
 		t += ", " + s.Event

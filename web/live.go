@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"icepost/archive"
+	"icepost/notation"
 	"icepost/pbem/mailgames"
 	"icepost/rules"
 )
@@ -77,11 +78,38 @@ func (s *Site) livePage(w http.ResponseWriter, r *http.Request) error {
 	return s.ok(w, r, "live", "Games by mail", lp)
 }
 
-func liveInfoOf(gi mailgames.Game, names []string) liveInfo {
+// liveInfoOf is what the page says of game gi beside its board, g its
+// record replayed: the player to move is the seat to move in g, the
+// position the board shows, never found by an address (a bot's seats all
+// have the server's, and a player may hold two seats).
+// mailName names game id by mail as its mails do ("IceSickle #3", the
+// daemon's number, pbem_games.id) and says that it is by mail:
+// "IceSickle #3 by mail". Every page and feed names a game by mail so,
+// its archived copy too (mailNumber), so that one game has one number.
+func mailName(game string, id int64) string {
+	return fmt.Sprintf("%s #%d by mail", game, id)
+}
+
+// mailNumber is the number by mail of an archived game that the mail
+// daemon archived (its mail_game column holds "mail game N", as
+// pbem.archiveSource writes it), 0 for any other game.
+func mailNumber(s archive.Summary) int64 {
+	n, ok := strings.CutPrefix(s.MailGame, "mail game ")
+	if !ok {
+		return 0
+	}
+	id, err := strconv.ParseInt(n, 10, 64)
+	if err != nil || id < 1 {
+		return 0
+	}
+	return id
+}
+
+func liveInfoOf(gi mailgames.Game, g *notation.Game, names []string) liveInfo {
 	li := liveInfo{ID: gi.ID, Status: gi.Status, Paused: gi.Paused, Days: gi.Days}
-	for i, a := range gi.Players {
-		if gi.ToMove != "" && a == gi.ToMove {
-			li.ToMove = nameAt(names, i+1)
+	if gi.Status == "active" && !g.Over() {
+		if seat := g.Final().ToMove(); seat > 0 {
+			li.ToMove = nameAt(names, seat)
 		}
 	}
 	if gi.Days > 0 && gi.Status == "active" {
@@ -96,7 +124,7 @@ func liveCardOf(gi mailgames.Game) (liveCard, error) {
 		return liveCard{}, err
 	}
 	names := displayNames(g.Record.Players())
-	c := liveCard{liveInfo: liveInfoOf(gi, names), Game: g.Rules.Name(), Href: "/live/" + strconv.FormatInt(gi.ID, 10), Ply: len(g.Moves),
+	c := liveCard{liveInfo: liveInfoOf(gi, g, names), Game: g.Rules.Name(), Href: "/live/" + strconv.FormatInt(gi.ID, 10), Ply: len(g.Moves),
 		Plies: plural(len(g.Moves), "ply", "plies")}
 	v := newGameView(g, c.Href, len(g.Moves))
 	c.Players = v.Players
@@ -166,10 +194,10 @@ func (s *Site) liveGame(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	li := liveInfoOf(gi, displayNames(g.Record.Players()))
+	li := liveInfoOf(gi, g, displayNames(g.Record.Players()))
 	v.MailInfo = &li
 	v.Live = gi.Status == "active"
-	v.Title = fmt.Sprintf("%s by mail #%d: %s", g.Rules.Name(), id, strings.Join(displayNames(g.Record.Players()), " – "))
+	v.Title = mailName(g.Rules.Name(), id) + ": " + strings.Join(displayNames(g.Record.Players()), " – ")
 	return s.ok(w, r, "game", v.Title, v)
 }
 

@@ -173,7 +173,7 @@ func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
 	for i := range v.Players {
 		v.Players[i].Link = "" // the play page leads nowhere else
 	}
-	li := liveInfoOf(sg.info, sg.names)
+	li := liveInfoOf(sg.info, g, sg.names)
 	v.MailInfo = &li
 	v.Live = sg.info.Status == "active"
 	// The forms stand under the board as it is now, not under a move
@@ -186,7 +186,14 @@ func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
 		slices.Sort(pf.Moves)
 		// "See the board after it": the position after the chosen move,
 		// drawn by the server, with the move to confirm.
-		if try := strings.TrimSpace(r.URL.Query().Get("move")); r.Method == http.MethodGet && try != "" {
+		try := strings.TrimSpace(r.URL.Query().Get("move"))
+		switch {
+		case r.Method != http.MethodGet:
+		case try == "" && r.URL.Query().Has("move"):
+			// "See the board after it" with no move chosen: the list
+			// chooses none by itself.
+			pf.Message = "Choose a move in the list first, then see the board after it."
+		case try != "":
 			if move, board, status, err := sg.after(st, try); err != nil {
 				pf.Message = fmt.Sprintf("%s: %v.", try, err)
 			} else {
@@ -209,7 +216,7 @@ func (s *Site) playPage(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	v.PlayForm = pf
-	v.Title = fmt.Sprintf("%s by mail #%d: %s plays", g.Rules.Name(), id, pf.Name)
+	v.Title = mailName(g.Rules.Name(), id) + ": " + pf.Name + " plays"
 	w.Header().Set("Cache-Control", "no-store")
 	return s.ok(w, r, "game", v.Title, v)
 }

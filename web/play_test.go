@@ -171,8 +171,17 @@ func TestPlayPageInBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Choose, see the board after it, confirm.
-	do(t, ctx, chromedp.Click(css(`button[formmethod="get"]`)), chromedp.WaitVisible(css(`.playform form a`)))
+	// Choose, see the board after it, confirm. The list chooses no move
+	// by itself: seeing the board after it without a choice says so.
+	if chosen := value(t, ctx, chromedp.Evaluate[string](`document.getElementById("move").value`)); chosen != "" {
+		t.Errorf("the list has %q chosen before any choice", chosen)
+	}
+	do(t, ctx, chromedp.Click(css(`button[formmethod="get"]`)), chromedp.WaitVisible(css(`#message`)))
+	if msg := value(t, ctx, chromedp.Evaluate[string](`document.getElementById("message").textContent`)); !strings.Contains(msg, "Choose a move") {
+		t.Errorf("See the board after it, no move chosen: %q", msg)
+	}
+	do(t, ctx, chromedp.Evaluate[chromedp.Void](`(s => s.value = s.options[1].value)(document.getElementById("move"))`),
+		chromedp.Click(css(`button[formmethod="get"]`)), chromedp.WaitVisible(css(`.playform form a`)))
 	status := value(t, ctx, chromedp.Evaluate[string](`document.getElementById("status").textContent`))
 	if !strings.HasPrefix(status, "The board after ") {
 		t.Errorf("after See the board after it: %q", status)
@@ -180,8 +189,8 @@ func TestPlayPageInBrowser(t *testing.T) {
 	if gi, _ := mg.read.Game(context.Background(), 1); gi.Ply != 3 {
 		t.Fatal("seeing the board after a move played it")
 	}
-	do(t, ctx, chromedp.Click(css(`.playform form button`)), chromedp.WaitVisible(css(`.playform .message`)))
-	msg := value(t, ctx, chromedp.Evaluate[string](`document.querySelector(".playform .message").textContent`))
+	do(t, ctx, chromedp.Click(css(`.playform form button`)), chromedp.WaitVisible(css(`#message`)))
+	msg := value(t, ctx, chromedp.Evaluate[string](`document.getElementById("message").textContent`))
 	gi, err := mg.read.Game(context.Background(), 1)
 	if err != nil {
 		t.Fatal(err)
@@ -309,8 +318,8 @@ func TestPlayPickOnBoard(t *testing.T) {
 		t.Errorf("the play page is %d px wide on a 390 px phone", width)
 	}
 	before := outboxTo(t, mg, second)
-	do(t, ctx, chromedp.Click(css(playButton)), chromedp.WaitVisible(css(`.playform .message`)))
-	msg := value(t, ctx, chromedp.Evaluate[string](`document.querySelector(".playform .message").textContent`))
+	do(t, ctx, chromedp.Click(css(playButton)), chromedp.WaitVisible(css(`#message`)))
+	msg := value(t, ctx, chromedp.Evaluate[string](`document.getElementById("message").textContent`))
 	if msg != "Done: move "+shown+"." {
 		t.Errorf("after Play: %q", msg)
 	}
@@ -360,7 +369,7 @@ func TestPlayPickOnBoard(t *testing.T) {
 	if focus := value(t, ctx, chromedp.Evaluate[bool](`document.activeElement.matches(`+strconv.Quote(playButton)+`)`)); !focus {
 		t.Fatal("after the target's Enter the focus is not on the Play button")
 	}
-	do(t, ctx, chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(css(`.playform .message`)))
+	do(t, ctx, chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(css(`#message`)))
 	checkPlayed(1, shown, from, to)
 }
 
@@ -577,10 +586,13 @@ func TestPlayPickEveryGame(t *testing.T) {
 			if !strings.HasPrefix(status, "The board after "+listed[0]) {
 				t.Errorf("status %q", status)
 			}
-			// Back to the board: the list has every move again.
+			// Back to the board: the list has every move again, none chosen.
 			do(t, ctx, chromedp.Click(css(`.playform .pickback`)), chromedp.WaitNotPresent(css(`div.board.after`)))
-			if n := value(t, ctx, chromedp.Evaluate[int](`document.getElementById("move").options.length`)); n != len(moves) {
+			if n := value(t, ctx, chromedp.Evaluate[int](`[...document.getElementById("move").options].filter(o => o.value).length`)); n != len(moves) {
 				t.Errorf("back to the board, the list has %d moves of %d", n, len(moves))
+			}
+			if chosen := value(t, ctx, chromedp.Evaluate[string](`document.getElementById("move").value`)); chosen != "" {
+				t.Errorf("back to the board, the list has %q chosen", chosen)
 			}
 		})
 	}

@@ -108,8 +108,12 @@ func gameRows(ss []archive.Summary) []gameRow {
 }
 
 // writeGameRow writes a game's row of the "games" table: its number and
-// result linking to its page, its game (and seats past two), date,
-// players (the winner in bold), plies and event. It is written here and
+// result linking to its page, its game (and seats past two), players
+// (the winner in bold), result, date, plies and event. A game the mail
+// daemon archived has its number by mail, as its mails and its title
+// say, and "by mail" after its game; its link keeps its archive number.
+// The result comes before the date so that a phone shows it without
+// scrolling the table. It is written here and
 // not in the template because html/template's escaping, a call through
 // reflection for each value, cost about 25 µs a row: most of the time of
 // a page of 50 games (docs/web.md, "Speed"). Every value is escaped as
@@ -117,14 +121,16 @@ func gameRows(ss []archive.Summary) []gameRow {
 // the template it replaced.
 func writeGameRow(b *strings.Builder, s archive.Summary) {
 	id := strconv.FormatInt(s.ID, 10)
-	b.WriteString("<tr>\n<td><a href=\"/game/" + id + "\">" + id + "</a></td>\n<td>")
+	shown, mail := id, ""
+	if n := mailNumber(s); n > 0 {
+		shown, mail = strconv.FormatInt(n, 10), " <span class=\"bymail\">by mail</span>"
+	}
+	b.WriteString("<tr>\n<td><a href=\"/game/" + id + "\">" + shown + "</a></td>\n<td>")
 	writeText(b, s.Game)
 	if s.Seats > 2 {
 		b.WriteString(" (" + strconv.Itoa(s.Seats) + ")")
 	}
-	b.WriteString("</td>\n<td class=\"date\">")
-	writeText(b, dash(s.Date))
-	b.WriteString("</td>\n<td>")
+	b.WriteString(mail + "</td>\n<td>")
 	for k, n := range s.Players {
 		if k > 0 {
 			b.WriteString(" – ")
@@ -139,7 +145,9 @@ func writeGameRow(b *strings.Builder, s archive.Summary) {
 	}
 	b.WriteString("</td>\n<td><a href=\"/game/" + id + "\">")
 	writeText(b, s.Result)
-	b.WriteString("</a></td>\n<td class=\"n\">" + strconv.Itoa(s.Plies) + "</td>\n<td>")
+	b.WriteString("</a></td>\n<td class=\"date\">")
+	writeText(b, dash(s.Date))
+	b.WriteString("</td>\n<td class=\"n\">" + strconv.Itoa(s.Plies) + "</td>\n<td>")
 	writeText(b, dash(s.Event))
 	b.WriteString("</td>\n</tr>")
 }

@@ -64,7 +64,7 @@ func TestPages(t *testing.T) {
 		{"/ratings", []string{"Glicko-2", "IceSickle", "Pikemen"}},
 		{"/ratings?game=pikemen", []string{"<h2>Pikemen</h2>"}},
 		{"/live", []string{"2 games in progress", `href="/live/1"`, `href="/live/2"`, " days", " left", "ada", "bob", "cy"}},
-		{"/live/1", []string{"IceSickle by mail #1", "to move", "left"}},
+		{"/live/1", []string{"IceSickle #1 by mail", "to move", "left"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {

@@ -7,7 +7,8 @@
 //  - on the games by mail, the page updates itself when a move lands
 //    (server-sent events from /live/events);
 //  - on a play page, a move is picked on the board: a cell with moves
-//    from it, then where it goes (see "Picking a move" below).
+//    from it, then where it goes, or in the list (see "Picking a move"
+//    below); the board after it takes the board's place, kept in view.
 (function () {
 	"use strict";
 	// swap replaces the elements ids with those of the page at url;
@@ -87,8 +88,11 @@
 	// A cell with moves becomes a button: picked, its targets are marked
 	// and become buttons too; a target picked chooses its moves in the
 	// form's list (only those, when several end there) and shows the board
-	// after the first, drawn by the server (data-after). The form's Play
-	// button plays it, as without the script. No rule of any game is here.
+	// after the first, drawn by the server (data-after). A move chosen in
+	// the list shows its board after too. The list chooses no move by
+	// itself: its first entry is empty ("choose a move"). The form's Play
+	// button plays the move chosen, as without the script. No rule of any
+	// game is here.
 	var pick = null; // the play page's state while a move is picked
 	function pickSetup() {
 		pick = null;
@@ -105,7 +109,7 @@
 			if (!board || !board.querySelector("[data-cell]")) { return; }
 			pick = {
 				pf: pf, sel: sel, board: board, groups: {}, from: null, shown: null,
-				options: Array.prototype.map.call(sel.options, function (o) { return o.value; }),
+				options: Array.prototype.map.call(sel.options, function (o) { return [o.value, o.text]; }),
 				status: (document.getElementById("status") || {}).textContent || ""
 			};
 			data.groups.forEach(function (g) { pick.groups[g.from] = g; });
@@ -152,14 +156,28 @@
 		});
 		say(g.label + ". " + g.targets.map(function (t) { return t.cell; }).join(", "));
 	}
+	// setOptions fills the list with entries [value, text] and chooses
+	// the first.
 	function setOptions(list) {
 		var sel = pick.sel;
 		while (sel.options.length) { sel.remove(0); }
-		list.forEach(function (tok) { sel.add(new Option(tok, tok)); });
+		list.forEach(function (o) { sel.add(new Option(o[1], o[0])); });
 		sel.selectedIndex = 0;
 	}
+	// keepInView scrolls the page to el when it is out of the window, or
+	// partly out of it and small enough to fit: on a phone, the list is
+	// under the board, and a move chosen there shows its board up there.
+	function keepInView(el) {
+		var r = el.getBoundingClientRect(), h = window.innerHeight || document.documentElement.clientHeight;
+		if (r.top >= 0 && r.bottom <= h) { return; }
+		if (r.height <= h) {
+			el.scrollIntoView({ block: "nearest" });
+		} else if (r.bottom < 0 || r.top > h) {
+			el.scrollIntoView({ block: "start" });
+		}
+	}
 	function pickTarget(t) {
-		setOptions(t.moves);
+		setOptions(t.moves.map(function (tok) { return [tok, tok]; }));
 		showAfter(t.moves[0], t.moves.length > 1 ? t.label : "");
 		if (t.moves.length > 1) { pick.sel.focus(); }
 	}
@@ -179,6 +197,7 @@
 			var old = p.shown || p.board, focused = old.contains(document.activeElement);
 			old.replaceWith(next);
 			p.shown = next;
+			keepInView(next);
 			var st = document.getElementById("status");
 			if (st) { st.textContent = a.status; }
 			var back = p.pf.querySelector(".pickback");
@@ -192,15 +211,21 @@
 			}
 		}).catch(function () { say("The board after " + tok + " could not be drawn here: use See the board after it."); });
 	}
-	// back puts the board as it is back, with the piece picked before.
-	function back() {
+	// unshow puts the board as it is back in place of a board after.
+	function unshow() {
 		var p = pick;
-		if (!p.shown) { return; }
 		p.shown.replaceWith(p.board);
 		p.shown = null;
 		var st = document.getElementById("status");
 		if (st) { st.textContent = p.status; }
 		p.pf.querySelector(".pickback").hidden = true;
+	}
+	// back puts the board as it is back, with the piece picked before,
+	// and the list as it was, no move chosen.
+	function back() {
+		var p = pick;
+		if (!p.shown) { return; }
+		unshow();
 		setOptions(p.options);
 		var from = p.from;
 		resetCells();
@@ -240,7 +265,12 @@
 		}
 	});
 	document.addEventListener("change", function (e) {
-		if (pick && e.target === pick.sel && pick.shown) { showAfter(pick.sel.value, ""); }
+		if (!pick || e.target !== pick.sel) { return; }
+		if (pick.sel.value) {
+			showAfter(pick.sel.value, "");
+		} else if (pick.shown) {
+			unshow();
+		}
 	});
 	pickSetup();
 
@@ -254,7 +284,9 @@
 					swap(location.href, ["live"], false);
 				} else if (!/[?&]ply=/.test(location.search)) {
 					// A move being picked stays, unless this game moved.
-					swap(location.href, ["play", "moves"], false, function (doc) {
+					// The line over the board that says whose move it is
+					// (#lead) goes with the board, so that they agree.
+					swap(location.href, ["lead", "play", "moves"], false, function (doc) {
 						var now = document.getElementById("play"), next = doc.getElementById("play");
 						return pick && (pick.from || pick.shown) && now && next && now.dataset.plies === next.dataset.plies &&
 							next.querySelector(".playform[data-moves]");
