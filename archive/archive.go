@@ -13,7 +13,8 @@
 //
 // Tables: games (records in record.go's formats), players,
 // player_aliases, seats, tags, the position index (pos_runs, pos_blocks,
-// move_tokens: posindex.go), game_text (FTS4), quarantine, archive_state,
+// move_tokens: posindex.go), game_text (FTS4) and game_languages (text.go),
+// quarantine, archive_state,
 // and archive_migrations for the schema version.
 package archive
 
