@@ -80,5 +80,7 @@ link=$(screen | grep -o 'http://127\.0\.0\.1:8080/play/[A-Za-z0-9-]*' | head -1)
 tmux -L "$sock" send-keys -t mutt i q
 
 echo "== the play page: $link"
-curl -sf "$link" | grep -q "<title>IceSickle by mail #1: ada plays</title>" || fail "the play page did not answer as expected"
+# It answers with the game's page and the form that plays a move there.
+curl -sf "$link" | grep -qF "<form method=\"post\" action=\"${link#http://127.0.0.1:8080}" ||
+  fail "the play page did not answer with its move form"
 echo "ok: mutt sent a challenge, replied with a move and read the bot's answer with docs/muttrc.example"
