@@ -39,9 +39,14 @@
 // picture's width, so that they stay at least 14 CSS pixels high on a
 // phone, where a board mail's picture scales to the screen.
 //
-// SVG and PNG are drawn from one list of shapes (layout.go), so they show
-// the same picture; the PNG is rasterized with golang.org/x/image/vector
-// and its text set in the Go fonts.
+// SVG and PNG are drawn from one layout (layout.go), so they show the
+// same picture; the PNG is rasterized with golang.org/x/image/vector and
+// its text set in the Go fonts, which the layout measures. An SVG's text
+// is set in the reader's fonts, so its layout leaves its words room for
+// a wider one (fonts.go), and may wrap a line that the PNG does not.
+//
+// A game that ended off the board (a resignation, a draw agreed) has a
+// position with a player to move; Ended tells the picture how it ended.
 //
 // For a game's computer analysis, render also draws the graph of the
 // engine's estimates from plain points (EvalGraph, graph.go), and
