@@ -155,6 +155,18 @@ func TestPlayOnPhone(t *testing.T) {
 	if plies(1) != 3 {
 		t.Fatal("choosing a move in the list played it")
 	}
+	// "See the board after it" (the form, without the script's help):
+	// the page comes back with the board after the move and the button
+	// that plays it in view.
+	do(t, ctx, chromedp.Navigate(bob), chromedp.WaitVisible(css(`#move`)),
+		chromedp.Evaluate[chromedp.Void](`(s => s.value = s.options[1].value)(document.getElementById("move"))`),
+		chromedp.Click(css(`button[formmethod="get"]`)), chromedp.WaitVisible(css(`.playform form a`)))
+	inView(t, ctx, "div.board svg")
+	inView(t, ctx, ".playform form button")
+	shot("phone-play-see-after")
+	if plies(1) != 3 {
+		t.Fatal("seeing the board after a move played it")
+	}
 
 	// Against the bot: ada plays from her page; the bot answers; the
 	// page follows, the line over the board with the board.
