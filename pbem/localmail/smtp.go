@@ -82,7 +82,7 @@ func (se *session) Mail(from string, _ *smtp.MailOptions) error {
 	if c, err := mailaddr.Canonical(from); err != nil || c != se.own {
 		se.s.cfg.Logger.Info("refused a mail: its MAIL FROM is not the account's address", "account", se.user, "mail_from", mailaddr.Quote(from))
 		return &smtp.SMTPError{Code: 553, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
-			Message: "MAIL FROM must be your login's address, " + mailaddr.String(se.own)}
+			Message: "MAIL FROM must be your login's address, " + se.own}
 	}
 	se.from = se.own
 	return nil
@@ -125,9 +125,9 @@ func (se *session) Data(r io.Reader) error {
 	if err := ownHeader(body, se.own); err != nil {
 		se.s.cfg.Logger.Info("refused a mail: its header is not from the account's address alone", "account", se.user, "why", err.Error())
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1},
-			Message: "From must be your login's address, " + mailaddr.String(se.own) + ", alone: " + err.Error()}
+			Message: "From must be your login's address, " + se.own + ", alone: " + err.Error()}
 	}
-	msg := append([]byte("Return-Path: <"+mailaddr.String(se.from)+">\r\n"+se.s.authResults()), withoutAuthResults(body)...)
+	msg := append([]byte("Return-Path: <"+se.from+">\r\n"+se.s.authResults()), withoutAuthResults(body)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for _, user := range se.rcpts {

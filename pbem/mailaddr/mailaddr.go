@@ -46,7 +46,7 @@ var ErrEmpty = errors.New("no address")
 // where RFC 5322 needs it) and returns its canonical form: the local
 // part lower-cased in ASCII when it is all ASCII and as written
 // otherwise, then '@' and the domain in lower-case ASCII (IDNA); the
-// local part is quoted where it must be, as String writes it, so that
+// local part is quoted where it must be (as net/mail writes it), so that
 // the form can go into a header or a record as it is. It is idempotent:
 // Canonical of a canonical form is that form.
 func Canonical(s string) (string, error) {
@@ -86,7 +86,7 @@ func join(local, domain string) (string, error) {
 	if isASCII(local) {
 		local = lowerASCII(local)
 	}
-	return String(local + "@" + d), nil
+	return addrSpec(local + "@" + d), nil
 }
 
 // FromParsed is Canonical for an address net/mail has parsed (its
@@ -113,24 +113,13 @@ func Equal(a, b string) bool {
 	return err == nil && ca == cb
 }
 
-// String writes an address whose local part is unquoted (net/mail's
+// addrSpec writes an address whose local part is unquoted (net/mail's
 // Address field) as an addr-spec, the local part quoted where RFC 5322
-// needs it, as net/mail does.
-func String(addr string) string {
+// needs it, as net/mail does. A canonical form is written this way
+// already: it goes into headers and records as it is.
+func addrSpec(addr string) string {
 	s := (&mail.Address{Address: addr}).String()
 	return strings.TrimSuffix(strings.TrimPrefix(s, "<"), ">")
-}
-
-// Header writes a canonical address with an optional display name for
-// a header (To:, From:), quoted and encoded as net/mail does.
-func Header(name, addr string) string {
-	if name == "" {
-		return addr
-	}
-	if a, err := mail.ParseAddress("<" + addr + ">"); err == nil {
-		return (&mail.Address{Name: name, Address: a.Address}).String()
-	}
-	return addr
 }
 
 // Quote quotes a piece of input for an error message: at most 80

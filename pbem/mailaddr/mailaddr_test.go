@@ -82,21 +82,18 @@ func TestLookAlikes(t *testing.T) {
 	}
 }
 
-func TestString(t *testing.T) {
+func TestAddrSpec(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"ada@club.test", "ada@club.test"},
 		{"<img src=x onerror=alert(1)>@club.test", `"<img src=x onerror=alert(1)>"@club.test`},
 		{"a b@club.test", `"a b"@club.test`},
 	} {
-		if got := String(c.in); got != c.want {
-			t.Errorf("String(%q) = %q, want %q", c.in, got, c.want)
+		if got := addrSpec(c.in); got != c.want {
+			t.Errorf("addrSpec(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if back, err := Canonical(String(c.in)); err != nil || back != c.want {
-			t.Errorf("Canonical(String(%q)) = %q, %v", c.in, back, err)
+		if back, err := Canonical(addrSpec(c.in)); err != nil || back != c.want {
+			t.Errorf("Canonical(addrSpec(%q)) = %q, %v", c.in, back, err)
 		}
-	}
-	if got := Header("Ada L", "ada@club.test"); got != `"Ada L" <ada@club.test>` {
-		t.Errorf("Header = %q", got)
 	}
 }
 
