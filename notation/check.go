@@ -42,13 +42,7 @@ func checkAt(file string, src []byte, line, workers int, keep bool, fn func(*Gam
 		replayErrs []*Error // by record, in input order
 	)
 	replay := func(i int, rec *Record) {
-		var g *Game
-		var err error
-		if keep {
-			g, err = Replay(rec)
-		} else {
-			err = Validate(rec)
-		}
+		g, err := replayOrValidate(rec, keep)
 		if err != nil {
 			var e *Error
 			if !errors.As(err, &e) {
@@ -106,4 +100,13 @@ func checkAt(file string, src []byte, line, workers int, keep bool, fn func(*Gam
 		return cmp.Compare(a.Pos.Col, b.Pos.Col)
 	})
 	return errs
+}
+
+// replayOrValidate replays rec keeping its positions (keep), or only
+// checks it (Validate; the game is nil then).
+func replayOrValidate(rec *Record, keep bool) (*Game, error) {
+	if keep {
+		return Replay(rec)
+	}
+	return nil, Validate(rec)
 }

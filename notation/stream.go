@@ -288,13 +288,7 @@ func checkStream(file string, r io.Reader, workers int, keep bool, fn func(*Game
 	err := Stream(context.Background(), file, r, StreamOptions{Workers: workers},
 		func(c *Chunk) struct{} {
 			for _, rec := range c.Records {
-				var g *Game
-				var err error
-				if keep {
-					g, err = Replay(rec)
-				} else {
-					err = Validate(rec)
-				}
+				g, err := replayOrValidate(rec, keep)
 				if err != nil {
 					c.Fail(rec, err)
 					continue
