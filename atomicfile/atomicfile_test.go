@@ -54,3 +54,36 @@ func TestWriteFails(t *testing.T) {
 		t.Errorf("%d entries in the folder, want 1: a temporary file was left", len(ents))
 	}
 }
+
+// TestCreateDiscard: a file written a piece at a time replaces the old
+// one only on Commit; discarded, it leaves the old file and nothing else.
+func TestCreateDiscard(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.txt")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := atomicfile.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("n"))
+	f.Write([]byte("ew"))
+	f.Discard()
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("discarded: %q", b)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("%d files left, want 1", len(es))
+	}
+	f, _ = atomicfile.Create(path)
+	f.Write([]byte("new"))
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	f.Discard() // after Commit: nothing
+	info, _ := os.Stat(path)
+	if b, _ := os.ReadFile(path); string(b) != "new" || info.Mode().Perm() != 0o600 {
+		t.Errorf("committed: %q, mode %v", b, info.Mode().Perm())
+	}
+}

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 
 	"icepost/archive"
+	"icepost/atomicfile"
 	"icepost/notation"
 )
 
@@ -179,70 +179,16 @@ func (s *spool) Discard() {
 	s.mem = nil
 }
 
-// replacement is a new file written beside path a piece at a time, that
-// replaces path only on Commit: atomicfile.Write's steps (a temporary
-// file in the same folder, synced, given the old file's mode, renamed
-// over it, the folder synced), with the data streamed instead of held
-// whole. Discard removes it; a crash leaves the old file, and at worst
-// a .icepost-* file beside it.
-type replacement struct {
-	path string
-	tmp  *os.File
-	mode os.FileMode
-	done bool
-}
+// replacement is an atomicfile.File as a pendingOutput: it replaces
+// its file on Commit (w is not used).
+type replacement struct{ *atomicfile.File }
 
 func newReplacement(path string) (*replacement, error) {
-	mode := os.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".icepost-*")
+	f, err := atomicfile.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", path, err)
+		return nil, err
 	}
-	return &replacement{path: path, tmp: tmp, mode: mode}, nil
+	return &replacement{f}, nil
 }
 
-func (r *replacement) Write(p []byte) (int, error) {
-	n, err := r.tmp.Write(p)
-	if err != nil {
-		err = fmt.Errorf("writing %s: %w", r.path, err)
-	}
-	return n, err
-}
-
-// Commit replaces the file (w is not used).
-func (r *replacement) Commit(io.Writer) error {
-	err := r.tmp.Sync()
-	if cerr := r.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(r.tmp.Name(), r.mode)
-	}
-	if err == nil {
-		err = os.Rename(r.tmp.Name(), r.path)
-	}
-	if err != nil {
-		os.Remove(r.tmp.Name())
-		r.done = true
-		return fmt.Errorf("writing %s: %w", r.path, err)
-	}
-	r.done = true
-	// The rename is durable once the folder is: a failure here leaves
-	// the new file in place, so it is not reported.
-	if d, err := os.Open(filepath.Dir(r.path)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
-
-func (r *replacement) Discard() {
-	if !r.done {
-		r.tmp.Close()
-		os.Remove(r.tmp.Name())
-		r.done = true
-	}
-}
+func (r *replacement) Commit(io.Writer) error { return r.File.Commit() }
