@@ -32,6 +32,7 @@ import (
 	"icepost/analysis"
 	"icepost/notation"
 	"icepost/pbem/mailread"
+	"icepost/pbem/replytoken"
 	"icepost/render"
 	"icepost/rules"
 )
@@ -110,7 +111,7 @@ func (h *handling) analyze(r *request) error {
 
 // analysisNote is a short answer to analyze, in the game's thread.
 func (h *handling) analysisNote(g *game, seatNo int, text string) error {
-	m := h.threadMail(g, seatNo, replyToken{})
+	m := h.threadMail(g, seatNo, replytoken.Token{})
 	m.Text = text + "\n"
 	m.Reply = true
 	h.threadReply(m)
@@ -272,7 +273,7 @@ func (h *handling) analysisMail(g *game, seatNo int, rec string) (*outMail, erro
 	}
 	chart := evalChart(rep)
 	text := analysisText(g, rep, seatNo, chart)
-	m := h.threadMail(g, seatNo, replyToken{})
+	m := h.threadMail(g, seatNo, replytoken.Token{})
 	m.Text = text
 	m.Reply = true
 	m.Attachments = []attachment{{Name: analysisFile(g), Type: "text/plain", Data: []byte(rec)}}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"icepost/pbem/replytoken"
 )
 
 // This file holds the players' commands about time and the operator's
@@ -109,7 +111,7 @@ func (h *handling) vacation(r *request) error {
 			if i+1 == me {
 				continue
 			}
-			m := h.threadMail(g, i+1, replyToken{})
+			m := h.threadMail(g, i+1, replytoken.Token{})
 			m.Text = fmt.Sprintf("%s is on vacation until %s: their clock in this game is paused until then. Your own clock runs as usual.\n", g.seats[me-1].name, when(end))
 			h.send(m)
 		}
@@ -159,7 +161,7 @@ func (h *handling) announceReturn(addr string, asked bool) error {
 			if i+1 == me {
 				continue
 			}
-			m := h.threadMail(g, i+1, replyToken{})
+			m := h.threadMail(g, i+1, replytoken.Token{})
 			m.Text = fmt.Sprintf("%s is back from vacation: their clock in this game runs again.\n", g.seats[me-1].name)
 			h.send(m)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/pbem/replytoken"
 	"icepost/rules"
 	"icepost/rules/icesickle"
 )
@@ -284,7 +285,7 @@ func (g *benchGames) tryMove() error {
 	g.seed++
 	m := next(g.s, g.seed)
 	seat := g.s.ToMove()
-	tok := replyToken{kind: 'm', game: g.id, seat: seat, ply: g.ply}.sign(w.srv.Secret)
+	tok := replytoken.Token{Kind: 'm', Game: g.id, Seat: seat, Ply: g.ply}.Sign(w.srv.Secret)
 	from := []string{"", "ada", "bob"}[seat]
 	raw := w.write(from, w.srv.plusAddress(tok), "Re: game", "", g.s.FormatMove(m))
 	if err := w.appendInbox(w.ctx, "games", []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
@@ -309,7 +310,7 @@ func (g *benchGames) newGame(b testing.TB) {
 	if err := w.srv.DB.QueryRow(`SELECT max(id) FROM pbem_games`).Scan(&g.id); err != nil {
 		b.Fatal(err)
 	}
-	tok := replyToken{kind: 'i', game: g.id, seat: 2}.sign(w.srv.Secret)
+	tok := replytoken.Token{Kind: 'i', Game: g.id, Seat: 2}.Sign(w.srv.Secret)
 	w.deliver(w.write("bob", w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
 	if _, err := w.d.ProcessInbox(w.ctx); err != nil {
 		b.Fatal(err)
@@ -346,7 +347,7 @@ func BenchmarkMailMemory(b *testing.B) {
 	}
 	for i := 1; i <= n; i++ {
 		handle(w.write("ada", adaConfirms(w), "new game", "", "challenge icesickle "+w.sys.Address("bob")))
-		tok := replyToken{kind: 'i', game: int64(i), seat: 2}.sign(w.srv.Secret)
+		tok := replytoken.Token{Kind: 'i', Game: int64(i), Seat: 2}.Sign(w.srv.Secret)
 		handle(w.write("bob", w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
 	}
 	// The outbox would be sent by the daemon; here it is cleared so that
@@ -357,7 +358,7 @@ func BenchmarkMailMemory(b *testing.B) {
 	var heap uint64
 	for b.Loop() {
 		for id := int64(1); id <= int64(n); id += 100 {
-			tok := replyToken{kind: 'm', game: id, seat: 1, ply: 0}.sign(w.srv.Secret)
+			tok := replytoken.Token{Kind: 'm', Game: id, Seat: 1, Ply: 0}.Sign(w.srv.Secret)
 			w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", "L@c3"))
 		}
 		if _, err := w.d.ProcessInbox(w.ctx); err != nil {
@@ -381,5 +382,5 @@ func BenchmarkMailMemory(b *testing.B) {
 // that asked her to confirm a command: it carries her address token, the
 // proof that a challenge needs.
 func adaConfirms(w *world) string {
-	return w.srv.plusAddress(addressToken(w.srv.Secret, w.sys.Address("ada")))
+	return w.srv.plusAddress(replytoken.ForAddress(w.srv.Secret, w.sys.Address("ada")))
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"icepost/notation"
+	"icepost/pbem/replytoken"
 	"icepost/rules"
 )
 
@@ -206,7 +207,7 @@ func (g *botGame) sync(b testing.TB) {
 // move delivers ada's move.
 func (g *botGame) move(b testing.TB) {
 	w := g.w
-	tok := replyToken{kind: 'm', game: g.id, seat: 1, ply: g.ply}.sign(w.srv.Secret)
+	tok := replytoken.Token{Kind: 'm', Game: g.id, Seat: 1, Ply: g.ply}.Sign(w.srv.Secret)
 	raw := w.write("ada", w.srv.plusAddress(tok), "Re: game", "", g.s.FormatMove(next(g.s, g.ply)))
 	if err := w.appendInbox(w.ctx, "games", []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
 		b.Fatal(err)

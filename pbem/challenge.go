@@ -13,6 +13,7 @@ import (
 	"icepost/notation"
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailread"
+	"icepost/pbem/replytoken"
 	"icepost/rules"
 	"icepost/rules/games"
 )
@@ -225,7 +226,7 @@ func (h *handling) invite(g *game, challenger string) error {
 			text = fmt.Sprintf("%s challenges you to a game of %s by mail: %s.\nYou would play seat %d.\n\nReply \"accept\" to play, or \"decline\".\n\n%s",
 				nameOf(challenger), g.gameName(), g.title(), seatNo, g.play.Rules.Info().Summary)
 		}
-		m := h.threadMail(g, seatNo, replyToken{kind: 'i', game: g.id, seat: seatNo})
+		m := h.threadMail(g, seatNo, replytoken.Token{Kind: 'i', Game: g.id, Seat: seatNo})
 		m.Text = text
 		h.send(m)
 	}
@@ -267,7 +268,7 @@ func (h *handling) answer(r *request, accept bool) error {
 			return err
 		}
 		for i := range g.seats {
-			m := h.threadMail(g, i+1, replyToken{})
+			m := h.threadMail(g, i+1, replytoken.Token{})
 			m.Text = fmt.Sprintf("%s declined: the game %s will not be played.\n", g.seats[seatNo-1].name, g.title())
 			h.send(m)
 		}
@@ -284,7 +285,7 @@ func (h *handling) answer(r *request, accept bool) error {
 		}
 	}
 	if len(waiting) > 0 {
-		m := h.threadMail(g, seatNo, replyToken{})
+		m := h.threadMail(g, seatNo, replytoken.Token{})
 		m.Text = fmt.Sprintf("You accepted %s. Still waiting for: %s.\n", g.title(), strings.Join(waiting, ", "))
 		h.send(m)
 		return nil

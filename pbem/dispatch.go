@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"icepost/pbem/mailread"
+	"icepost/pbem/replytoken"
 )
 
 // userError is a problem with what a player sent: they are told, in
@@ -165,23 +166,23 @@ func (h *handling) findGame(mc *mailCommand, r *request) error {
 		return h.numberedGame(mc, r)
 	}
 	if tok := r.tok; tok != nil {
-		g, err := h.loadGame(tok.game)
+		g, err := h.loadGame(tok.Game)
 		if errors.Is(err, errNoGame) {
-			return userErrorf(nil, "game %d does not exist", tok.game)
+			return userErrorf(nil, "game %d does not exist", tok.Game)
 		}
 		if err != nil {
 			return err
 		}
-		if tok.seat > len(g.seats) {
-			return userErrorf(nil, "game %d has no seat %d", tok.game, tok.seat)
+		if tok.Seat > len(g.seats) {
+			return userErrorf(nil, "game %d has no seat %d", tok.Game, tok.Seat)
 		}
-		if g.seatOf(h.msg.From) != tok.seat {
-			return &userError{msg: fmt.Sprintf("This mail came from %s, but the game mail it answers was sent to %s: only that address may act for seat %d.", h.msg.From, g.seats[tok.seat-1].address, tok.seat), game: g, seat: tok.seat, stranger: true}
+		if g.seatOf(h.msg.From) != tok.Seat {
+			return &userError{msg: fmt.Sprintf("This mail came from %s, but the game mail it answers was sent to %s: only that address may act for seat %d.", h.msg.From, g.seats[tok.Seat-1].address, tok.Seat), game: g, seat: tok.Seat, stranger: true}
 		}
 		if mc.proof == forSeat && !h.sender.proven {
 			return &pickError{ids: []int64{g.id}, why: h.notDone(r.cmd, 1)}
 		}
-		r.g, r.seat = g, tok.seat
+		r.g, r.seat = g, tok.Seat
 		return nil
 	}
 	ids, err := h.sendersGames(mc.about)
@@ -320,7 +321,7 @@ func (h *handling) replyPick(pe *pickError) error {
 		}
 		seatNo := g.seatOf(h.msg.From)
 		if g.status == statusInvited {
-			m := h.threadMail(g, seatNo, replyToken{kind: 'i', game: g.id, seat: seatNo})
+			m := h.threadMail(g, seatNo, replytoken.Token{Kind: 'i', Game: g.id, Seat: seatNo})
 			m.Text = pe.why + "\n\nThe invitation: " + g.title() + ". Reply \"accept\" or \"decline\".\n"
 			m.Reply = true
 			h.send(m)
@@ -352,7 +353,7 @@ func (h *handling) replyProof(c mailread.Command, ne *proofError) error {
 // addressMail is a mail to the sender that carries an address token in
 // its reply address and Message-ID.
 func (h *handling) addressMail(subject, text string) *outMail {
-	tok := addressToken(h.s.Secret, h.msg.From)
+	tok := replytoken.ForAddress(h.s.Secret, h.msg.From)
 	return &outMail{To: h.msg.From, ReplyTo: h.s.plusAddress(tok), Subject: subject, Text: text,
 		MessageID: tok + "." + randomID() + "@" + h.s.domain()}
 }

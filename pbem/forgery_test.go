@@ -11,6 +11,7 @@ import (
 
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailread"
+	"icepost/pbem/replytoken"
 	"icepost/rules"
 )
 
@@ -427,21 +428,21 @@ func TestAddressToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok := addressToken(secret, ada)
-	if !isAddressToken(secret, tok, "ada@club.test") {
+	tok := replytoken.ForAddress(secret, ada)
+	if !replytoken.IsForAddress(secret, tok, "ada@club.test") {
 		t.Errorf("%s is not ada's", tok)
 	}
 	// A token has one spelling.
 	for _, typed := range []string{strings.ToUpper(tok), " " + tok, tok + " ", "A" + tok[1:]} {
-		if isAddressToken(secret, typed, "ada@club.test") {
+		if replytoken.IsForAddress(secret, typed, "ada@club.test") {
 			t.Errorf("%q, %q typed otherwise, passes", typed, tok)
 		}
 	}
 	for _, bad := range []struct{ tok, addr string }{
 		{tok, "bob@club.test"}, {tok, ""}, {tok[:len(tok)-1], "ada@club.test"}, {"a-", "ada@club.test"},
-		{addressToken([]byte("another secret!!"), "ada@club.test"), "ada@club.test"},
+		{replytoken.ForAddress([]byte("another secret!!"), "ada@club.test"), "ada@club.test"},
 	} {
-		if isAddressToken(secret, bad.tok, bad.addr) {
+		if replytoken.IsForAddress(secret, bad.tok, bad.addr) {
 			t.Errorf("%q passes for %q", bad.tok, bad.addr)
 		}
 	}

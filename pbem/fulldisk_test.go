@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"icepost/archive"
+	"icepost/pbem/replytoken"
 	"icepost/rules/icesickle"
 )
 
@@ -40,7 +41,7 @@ func tokenGames(t *testing.T, w *world, opponents ...string) []int64 {
 		if err := w.srv.DB.QueryRow(`SELECT max(id) FROM pbem_games`).Scan(&id); err != nil {
 			t.Fatal(err)
 		}
-		tok := replyToken{kind: 'i', game: id, seat: 2}.sign(w.srv.Secret)
+		tok := replytoken.Token{Kind: 'i', Game: id, Seat: 2}.Sign(w.srv.Secret)
 		w.deliver(w.write(p, w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
 		w.step()
 		ids = append(ids, id)
@@ -54,7 +55,7 @@ func firstMoves(t *testing.T, w *world, ids []int64) {
 	t.Helper()
 	for _, id := range ids {
 		s := icesickle.Start()
-		tok := replyToken{kind: 'm', game: id, seat: 1, ply: 0}.sign(w.srv.Secret)
+		tok := replytoken.Token{Kind: 'm', Game: id, Seat: 1, Ply: 0}.Sign(w.srv.Secret)
 		w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", s.FormatMove(next(s, 1))))
 	}
 	if n, err := w.d.ProcessInbox(w.ctx); err != nil || n != len(ids) {
@@ -164,7 +165,7 @@ func TestUnrecordedSendsAreNotSentAgain(t *testing.T) {
 
 	// The daemon stops with outcomes not written: they are written as the
 	// send loop ends, when the database takes them again.
-	tok := replyToken{kind: 'm', game: ids[0], seat: 2, ply: 1}.sign(w.srv.Secret)
+	tok := replytoken.Token{Kind: 'm', Game: ids[0], Seat: 2, Ply: 1}.Sign(w.srv.Secret)
 	s, _ := icesickle.Start().Play(next(icesickle.Start(), 1))
 	w.deliver(w.write("bob", w.srv.plusAddress(tok), "Re: game", "", s.FormatMove(next(s, 2))))
 	if _, err := w.d.ProcessInbox(w.ctx); err != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"icepost/pbem/replytoken"
 	"icepost/rules/icesickle"
 )
 
@@ -21,7 +22,7 @@ func TestRolledBackMailIsNotLoggedAsDone(t *testing.T) {
 	}
 	s := icesickle.Start()
 	move := s.FormatMove(next(s, 1))
-	tok := replyToken{kind: 'm', game: ids[0], seat: 1, ply: 0}.sign(w.srv.Secret)
+	tok := replytoken.Token{Kind: 'm', Game: ids[0], Seat: 1, Ply: 0}.Sign(w.srv.Secret)
 	w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", move))
 	w.step()
 	lines := strings.Split(log.String(), "\n")
@@ -44,7 +45,7 @@ func TestRolledBackMailIsNotLoggedAsDone(t *testing.T) {
 	if _, err := w.srv.DB.Exec(`DROP TRIGGER test_no_commit`); err != nil {
 		t.Fatal(err)
 	}
-	tok = replyToken{kind: 'm', game: ids[0], seat: 1, ply: 0}.sign(w.srv.Secret)
+	tok = replytoken.Token{Kind: 'm', Game: ids[0], Seat: 1, Ply: 0}.Sign(w.srv.Secret)
 	w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", move))
 	w.step()
 	if !strings.Contains(log.String(), "msg=mail ") || !strings.Contains(log.String(), `outcome="move `+move+`"`) {

@@ -9,6 +9,7 @@ import (
 
 	"icepost/notation"
 	"icepost/pbem/mailaddr"
+	"icepost/pbem/replytoken"
 )
 
 // TestLookAlikeAddresses: a mailbox whose name looks like a player's,
@@ -74,7 +75,7 @@ func TestLookAlikeAddresses(t *testing.T) {
 						t.Fatalf("%q: %v", c.from, err)
 					}
 					before := state()
-					kimsToken := addressToken(w.srv.Secret, victims[c.victim])
+					kimsToken := replytoken.ForAddress(w.srv.Secret, victims[c.victim])
 					w.deliver(lookAlikeMail(w, c.from, w.srv.Address, "games"))
 					w.step()
 					raw := outboxTo(t, w, from)
@@ -106,7 +107,7 @@ func TestLookAlikeAddresses(t *testing.T) {
 			if m := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE recipient = 'kim@club.test'`); m != n+1 {
 				t.Errorf("KIM@Club.TEST's games: %d mails to kim, want %d", m, n+1)
 			}
-			if raw := outboxTo(t, w, "kim@club.test"); !strings.Contains(raw, addressToken(w.srv.Secret, "kim@club.test")) {
+			if raw := outboxTo(t, w, "kim@club.test"); !strings.Contains(raw, replytoken.ForAddress(w.srv.Secret, "kim@club.test")) {
 				t.Errorf("the answer to KIM@Club.TEST lacks kim's token")
 			}
 		})

@@ -143,7 +143,7 @@ func (h *handling) listGames(*request) error {
 func (h *handling) help(r *request) error {
 	text := helpText("")
 	if r.tok != nil {
-		if g, err := h.loadGame(r.tok.game); err == nil {
+		if g, err := h.loadGame(r.tok.Game); err == nil {
 			text = helpText(exampleMove(g)) + "\n" + g.play.Rules.Info().Summary
 		}
 	} else {

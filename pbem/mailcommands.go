@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"icepost/pbem/mailread"
+	"icepost/pbem/replytoken"
 	"icepost/rules/games"
 )
 
@@ -45,8 +46,8 @@ type gameFilter struct {
 // request is one command of a mail, with what dispatch found for it.
 type request struct {
 	cmd     mailread.Command
-	comment string      // the mail's comment, when it goes with this command
-	tok     *replyToken // the reply token the mail carries, nil without
+	comment string            // the mail's comment, when it goes with this command
+	tok     *replytoken.Token // the reply token the mail carries, nil without
 	// g and seat are the game the command is about and the sender's seat
 	// there, for an entry with a gameFilter; else nil and 0.
 	g    *game

@@ -28,9 +28,9 @@ import (
 // or several.
 func (h *handling) mailGame() (*game, int, error) {
 	if t := h.sender.tok; t != nil {
-		g, err := h.loadGame(t.game)
-		if err == nil && t.seat <= len(g.seats) && g.seatOf(h.msg.From) == t.seat {
-			return g, t.seat, nil
+		g, err := h.loadGame(t.Game)
+		if err == nil && t.Seat <= len(g.seats) && g.seatOf(h.msg.From) == t.Seat {
+			return g, t.Seat, nil
 		}
 		if err != nil && !errors.Is(err, errNoGame) {
 			return nil, 0, err

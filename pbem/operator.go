@@ -9,6 +9,7 @@ import (
 
 	"icepost/notation"
 	"icepost/pbem/mailaddr"
+	"icepost/pbem/replytoken"
 )
 
 // The operator's view: what `icepost games` and `icepost players` do
@@ -61,7 +62,7 @@ func (s *Server) CancelGame(ctx context.Context, id int64) error {
 			return "", err
 		}
 		for i := range g.seats {
-			m := h.threadMail(g, i+1, replyToken{})
+			m := h.threadMail(g, i+1, replytoken.Token{})
 			m.Text = fmt.Sprintf("The server's operator cancelled the game %s. It ends without a result and is not archived.\n", g.title())
 			h.send(m)
 		}

@@ -20,8 +20,8 @@ func (h *handling) move(r *request) error {
 		return &userError{msg: fmt.Sprintf("game %d is %s: no moves now.", g.id, g.status), game: g, seat: seatNo}
 	}
 	s := g.state()
-	if tok := r.tok; tok != nil && tok.kind == 'm' && tok.ply != g.ply() {
-		return &userError{msg: fmt.Sprintf("your reply answers the board after move %d, but the game has gone on to move %d since. Nothing was played; here is the board now.", tok.ply, g.ply()), game: g, seat: seatNo, flow: true}
+	if tok := r.tok; tok != nil && tok.Kind == 'm' && tok.Ply != g.ply() {
+		return &userError{msg: fmt.Sprintf("your reply answers the board after move %d, but the game has gone on to move %d since. Nothing was played; here is the board now.", tok.Ply, g.ply()), game: g, seat: seatNo, flow: true}
 	}
 	if s.ToMove() != seatNo {
 		return &userError{msg: fmt.Sprintf("it is %s's turn (seat %d), not yours.", g.seats[s.ToMove()-1].name, s.ToMove()), game: g, seat: seatNo}

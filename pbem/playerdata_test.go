@@ -13,6 +13,7 @@ import (
 	"icepost/archive"
 	"icepost/notation"
 	"icepost/pbem/mailgames"
+	"icepost/pbem/replytoken"
 )
 
 func (testArchive) AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]ArchivedGame, error) {
@@ -35,7 +36,7 @@ func playerWorld(t *testing.T) (*world, []int64) {
 	w := newWorld(t)
 	ids := tokenGames(t, w, "bob", "cy")
 	firstMoves(t, w, ids[:1])
-	tok := replyToken{kind: 'm', game: ids[0], seat: 1, ply: 1}.sign(w.srv.Secret)
+	tok := replytoken.Token{Kind: 'm', Game: ids[0], Seat: 1, Ply: 1}.Sign(w.srv.Secret)
 	w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", "resign\nwell played, bob"))
 	w.step()
 	if st, _ := gameStatus(t, w); st != statusFinished {
@@ -43,7 +44,7 @@ func playerWorld(t *testing.T) (*world, []int64) {
 	}
 	// ada asks for its analysis, which holds her name and address too.
 	quickAnalyses(w)
-	thread := replyToken{kind: 'g', game: ids[0], seat: 1}.sign(w.srv.Secret)
+	thread := replytoken.Token{Kind: 'g', Game: ids[0], Seat: 1}.Sign(w.srv.Secret)
 	w.deliver(w.write("ada", w.srv.plusAddress(thread), "Re: game", "", "analyze"))
 	w.step()
 	if n := w.runAnalyses(); n != 1 || countRows(t, w, `SELECT count(*) FROM pbem_analyses WHERE record LIKE '%ada@club.test%'`) != 1 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"icepost/pbem/replytoken"
 	"icepost/rules"
 )
 
@@ -31,7 +32,7 @@ func (h *handling) preview(r *request) error {
 		played = append(played, st.FormatMove(m))
 		prev, last, st = st, m, next
 	}
-	m := h.threadMail(g, seatNo, replyToken{kind: 'm', game: g.id, seat: seatNo, ply: g.ply()})
+	m := h.threadMail(g, seatNo, replytoken.Token{Kind: 'm', Game: g.id, Seat: seatNo, Ply: g.ply()})
 	var b strings.Builder
 	b.WriteString(g.title() + "\n\n")
 	fmt.Fprintf(&b, "PREVIEW of the board after %s, as you asked.\nThese moves are not played: the game is still at move %d.\n\n", strings.Join(played, " "), g.ply())

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 
+	"icepost/pbem/replytoken"
 	"icepost/pbem/senderauth"
 )
 
@@ -28,9 +29,9 @@ import (
 
 // sender is what a mail shows of who sent it.
 type sender struct {
-	tok    *replyToken // the reply token of a seat the mail carries, nil without
-	proven bool        // the mail shows that it comes from its From
-	why    string      // when not proven: why not, in words for the player
+	tok    *replytoken.Token // the reply token of a seat the mail carries, nil without
+	proven bool              // the mail shows that it comes from its From
+	why    string            // when not proven: why not, in words for the player
 }
 
 // decideSender looks once at what the mail shows of its sender.
@@ -46,7 +47,7 @@ func (h *handling) decideSender() error {
 	}
 	h.sender.why = "it did not answer a mail that this server sent to " + h.msg.From + ": a reply is what shows that a mail is yours"
 	if t := h.sender.tok; t != nil {
-		addr, err := h.seatAddress(t.game, t.seat)
+		addr, err := h.seatAddress(t.Game, t.Seat)
 		if err != nil {
 			return err
 		}
@@ -56,7 +57,7 @@ func (h *handling) decideSender() error {
 		}
 	}
 	for _, s := range h.tokenPlaces() {
-		if isAddressToken(h.s.Secret, s, h.msg.From) {
+		if replytoken.IsForAddress(h.s.Secret, s, h.msg.From) {
 			h.sender.proven = true
 			return nil
 		}
@@ -110,11 +111,11 @@ func (h *handling) tokenPlaces() []string {
 
 // findReplyToken returns the first valid reply token of a seat the mail
 // carries (see tokenPlaces).
-func (h *handling) findReplyToken() (replyToken, bool) {
+func (h *handling) findReplyToken() (replytoken.Token, bool) {
 	for _, s := range h.tokenPlaces() {
-		if t, ok := parseReplyToken(h.s.Secret, s); ok {
+		if t, ok := replytoken.Parse(h.s.Secret, s); ok {
 			return t, true
 		}
 	}
-	return replyToken{}, false
+	return replytoken.Token{}, false
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"icepost/engine"
+	"icepost/pbem/replytoken"
 	"icepost/rules"
 )
 
@@ -18,7 +19,7 @@ func (h *handling) subject(g *game, seatNo int) string {
 	}
 	s += ": " + strings.Join(names, " vs ")
 	if seatNo > 0 {
-		s += " [" + replyToken{kind: 'g', game: g.id, seat: seatNo}.sign(h.s.Secret) + "]"
+		s += " [" + replytoken.Token{Kind: 'g', Game: g.id, Seat: seatNo}.Sign(h.s.Secret) + "]"
 	}
 	return s
 }
@@ -30,11 +31,11 @@ func (h *handling) threadRoot(g *game, seatNo int) string {
 // threadMail is a mail to a seat in a game's thread; with a token (kind
 // not 0) the reply address and Message-ID carry it, else the seat's
 // thread token.
-func (h *handling) threadMail(g *game, seatNo int, tok replyToken) *outMail {
-	if tok.kind == 0 {
-		tok = replyToken{kind: 'g', game: g.id, seat: seatNo}
+func (h *handling) threadMail(g *game, seatNo int, tok replytoken.Token) *outMail {
+	if tok.Kind == 0 {
+		tok = replytoken.Token{Kind: 'g', Game: g.id, Seat: seatNo}
 	}
-	signed := tok.sign(h.s.Secret)
+	signed := tok.Sign(h.s.Secret)
 	root := h.threadRoot(g, seatNo)
 	return &outMail{
 		To:         g.seats[seatNo-1].address,
@@ -53,7 +54,7 @@ func (h *handling) threadMail(g *game, seatNo int, tok replyToken) *outMail {
 func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 	var m *outMail
 	if seatNo > 0 {
-		m = h.threadMail(g, seatNo, replyToken{kind: 'm', game: g.id, seat: seatNo, ply: g.ply()})
+		m = h.threadMail(g, seatNo, replytoken.Token{Kind: 'm', Game: g.id, Seat: seatNo, Ply: g.ply()})
 	} else {
 		m = &outMail{To: to, ReplyTo: h.s.Address, Subject: h.subject(g, 0)}
 	}

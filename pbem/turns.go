@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"icepost/pbem/replytoken"
 )
 
 // One mail a turn (docs/mail.md, "How many mails"). After a person's
@@ -45,7 +47,7 @@ func (h *handling) sendTurn(g *game, mover int, played, news string) error {
 		return nil
 	}
 	next := g.state().ToMove()
-	m := h.threadMail(g, mover, replyToken{kind: 'm', game: g.id, seat: mover, ply: g.ply()})
+	m := h.threadMail(g, mover, replytoken.Token{Kind: 'm', Game: g.id, Seat: mover, Ply: g.ply()})
 	var b strings.Builder
 	fmt.Fprintf(&b, "You played %s (move %d) in %s.\n", played, g.ply(), g.title())
 	if g.seats[next-1].bot > 0 {

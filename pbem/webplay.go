@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"icepost/pbem/mailread"
+	"icepost/pbem/replytoken"
 )
 
 // Playing from the browser (docs/web.md, "Play from a board mail's
@@ -32,17 +33,17 @@ const webLimit = 120
 // PlayCapability is the capability of seat in game id, for its play
 // link.
 func (s *Server) PlayCapability(id int64, seat int) string {
-	return replyToken{kind: 'w', game: id, seat: seat}.sign(s.Secret)
+	return replytoken.Token{Kind: 'w', Game: id, Seat: seat}.Sign(s.Secret)
 }
 
 // PlaySeat reads a capability: the game and seat it names, or
 // ErrBadCapability.
 func (s *Server) PlaySeat(capability string) (id int64, seat int, err error) {
-	t, ok := parseReplyToken(s.Secret, capability)
-	if !ok || t.kind != 'w' {
+	t, ok := replytoken.Parse(s.Secret, capability)
+	if !ok || t.Kind != 'w' {
 		return 0, 0, ErrBadCapability
 	}
-	return t.game, t.seat, nil
+	return t.Game, t.Seat, nil
 }
 
 // playLink is the link of a seat's play page, "" without web_url.
@@ -98,7 +99,7 @@ func (s *Server) WebAct(ctx context.Context, capability string, ply int, line st
 		return "", ErrBadCapability
 	}
 	h.msg = &mailread.Message{From: addr, Commands: []mailread.Command{cmd}}
-	tok := &replyToken{kind: 'm', game: id, seat: seat, ply: ply}
+	tok := &replytoken.Token{Kind: 'm', Game: id, Seat: seat, Ply: ply}
 	h.sender = sender{tok: tok, proven: true}
 	said := "Done: " + cmd.String() + "."
 	err = h.runCommand(commandFor(cmd.Verb), &request{cmd: cmd, tok: tok})

@@ -1,4 +1,9 @@
-package pbem
+// Package replytoken signs and checks the tokens that tie a mail to a
+// game, a seat and a ply, and the address tokens that prove a sender:
+// what lets a reply act for a player without trusting its From line. It
+// holds nothing but the format and the MAC, so that the one place where
+// a capability is written and read can be read on its own.
+package replytoken
 
 import (
 	"crypto/hmac"
@@ -8,7 +13,7 @@ import (
 	"strings"
 )
 
-// A replyToken ties a mail to a game, a seat and (for board mails) a ply,
+// A Token ties a mail to a game, a seat and (for board mails) a ply,
 // so that a reply can be checked without trusting its From line: it
 // authorises a seat. (A move token, what a player writes to name a move,
 // is another thing: a string the game decodes; see notation and rules.) It is an
@@ -18,26 +23,26 @@ import (
 //	m12-1-5-abcdefghijklmnop   board mail: game 12, seat 1, ply 5
 //	i12-2-abcdefghijklmnop     invitation: game 12, seat 2
 //	g12-1-abcdefghijklmnop     the game's thread (the subject): game 12, seat 1
-//	w12-1-abcdefghijklmnop     the play page's capability (webplay.go): game 12, seat 1
+//	w12-1-abcdefghijklmnop     the play page's capability (pbem's webplay.go): game 12, seat 1
 //
 // It travels in the Reply-To address (games+TOKEN@host), in the
 // Message-ID (<TOKEN.random@host>, so it survives in References) and, as
 // the g form, in the subject.
-type replyToken struct {
-	kind byte // 'm', 'i', 'g' or 'w'
-	game int64
-	seat int
-	ply  int // 'm' only
+type Token struct {
+	Kind byte // 'm', 'i', 'g' or 'w'
+	Game int64
+	Seat int
+	Ply  int // 'm' only
 }
 
 const macLen = 16 // base32 characters: 80 bits
 
 var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
 
-func (t replyToken) body() string {
-	s := string(t.kind) + strconv.FormatInt(t.game, 10) + "-" + strconv.Itoa(t.seat)
-	if t.kind == 'm' {
-		s += "-" + strconv.Itoa(t.ply)
+func (t Token) body() string {
+	s := string(t.Kind) + strconv.FormatInt(t.Game, 10) + "-" + strconv.Itoa(t.Seat)
+	if t.Kind == 'm' {
+		s += "-" + strconv.Itoa(t.Ply)
 	}
 	return s
 }
@@ -48,53 +53,53 @@ func mac(secret []byte, body string) string {
 	return strings.ToLower(b32.EncodeToString(h.Sum(nil)))[:macLen]
 }
 
-// sign writes the token with its MAC.
-func (t replyToken) sign(secret []byte) string {
+// Sign writes the token with its MAC.
+func (t Token) Sign(secret []byte) string {
 	b := t.body()
 	return b + "-" + mac(secret, b)
 }
 
-// parseToken reads and checks a token; ok is false for anything that is
+// Parse reads and checks a token; ok is false for anything that is
 // not a well-formed token with a valid MAC.
 //
-// A token has one spelling, the one sign writes: the same token in upper
+// A token has one spelling, the one Sign writes: the same token in upper
 // case, with spaces or percent-encoded is not a token. (A play link's
 // limit is counted by the seat it names, whatever was typed, but a link
 // typed otherwise does not get that far.)
-func parseReplyToken(secret []byte, s string) (replyToken, bool) {
+func Parse(secret []byte, s string) (Token, bool) {
 	if len(s) < 4 || len(s) > 64 {
-		return replyToken{}, false
+		return Token{}, false
 	}
 	i := strings.LastIndexByte(s, '-')
 	if i < 0 {
-		return replyToken{}, false
+		return Token{}, false
 	}
 	body, sum := s[:i], s[i+1:]
 	parts := strings.Split(body[1:], "-")
-	t := replyToken{kind: body[0]}
+	t := Token{Kind: body[0]}
 	want := 2
-	if t.kind == 'm' {
+	if t.Kind == 'm' {
 		want = 3
-	} else if t.kind != 'i' && t.kind != 'g' && t.kind != 'w' {
-		return replyToken{}, false
+	} else if t.Kind != 'i' && t.Kind != 'g' && t.Kind != 'w' {
+		return Token{}, false
 	}
 	if len(parts) != want {
-		return replyToken{}, false
+		return Token{}, false
 	}
 	var nums [3]int64
 	for k, p := range parts {
 		n, err := strconv.ParseInt(p, 10, 64)
 		if err != nil || n < 0 || strconv.FormatInt(n, 10) != p {
-			return replyToken{}, false
+			return Token{}, false
 		}
 		nums[k] = n
 	}
-	t.game, t.seat, t.ply = nums[0], int(nums[1]), int(nums[2])
-	if t.seat < 1 || t.seat > 4 || t.body() != body {
-		return replyToken{}, false
+	t.Game, t.Seat, t.Ply = nums[0], int(nums[1]), int(nums[2])
+	if t.Seat < 1 || t.Seat > 4 || t.body() != body {
+		return Token{}, false
 	}
 	if !hmac.Equal([]byte(sum), []byte(mac(secret, body))) {
-		return replyToken{}, false
+		return Token{}, false
 	}
 	return t, true
 }
@@ -109,12 +114,12 @@ func parseReplyToken(secret []byte, s string) (replyToken, bool) {
 //	a-abcdefghijklmnop
 //
 // It is valid only on a mail from that address.
-func addressToken(secret []byte, addr string) string {
+func ForAddress(secret []byte, addr string) string {
 	return "a-" + mac(secret, "a "+addr)
 }
 
-// isAddressToken checks s as an address token of addr.
-func isAddressToken(secret []byte, s, addr string) bool {
+// IsForAddress checks s as an address token of addr.
+func IsForAddress(secret []byte, s, addr string) bool {
 	sum, ok := strings.CutPrefix(s, "a-")
 	return ok && addr != "" && hmac.Equal([]byte(sum), []byte(mac(secret, "a "+addr)))
 }
