@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -97,10 +98,25 @@ func TestMetricsAndHealth(t *testing.T) {
 		t.Errorf("/healthz with IMAP down: %d %q", code, body)
 	}
 	ib.ok = true
-	m.Stale = time.Nanosecond
-	time.Sleep(1100 * time.Millisecond)
-	if code, body := get(t, srv, "/healthz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "last beat") {
-		t.Errorf("/healthz with a stale beat: %d %q", code, body)
+
+	// A beat older than Stale says the loop stopped. The beat is written
+	// where the loop writes it, at a time that is stale or not by a wide
+	// margin, rather than waited for to grow old.
+	m.Stale = 30 * time.Minute
+	beatAgo := func(d time.Duration) {
+		t.Helper()
+		when := time.Now().Add(-d).Unix()
+		if _, err := db.ExecContext(ctx, `UPDATE pbem_state SET value = ? WHERE key = 'heartbeat'`, strconv.FormatInt(when, 10)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	beatAgo(10 * time.Minute)
+	if code, body := get(t, srv, "/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz with a beat 10 minutes old, Stale 30 minutes: %d %q", code, body)
+	}
+	beatAgo(time.Hour)
+	if code, body := get(t, srv, "/healthz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "last beat 1h0m") {
+		t.Errorf("/healthz with a beat an hour old, Stale 30 minutes: %d %q", code, body)
 	}
 }
 
