@@ -32,6 +32,7 @@ import (
 	"icepost/analysis"
 	"icepost/notation"
 	"icepost/pbem/mailread"
+	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
 	"icepost/render"
 	"icepost/rules"
@@ -259,7 +260,7 @@ func (s *Server) Analyses() (n uint64, total time.Duration) {
 
 // analysisMail is the answer to analyze: the game's analysis for a seat,
 // from the analysed record rec.
-func (h *handling) analysisMail(g *game, seatNo int, rec string) (*outMail, error) {
+func (h *handling) analysisMail(g *game, seatNo int, rec string) (*outmail.Mail, error) {
 	recs, errs := notation.Parse(fmt.Sprintf("analysis of game %d", g.id), []byte(rec))
 	if len(errs) > 0 || len(recs) != 1 {
 		return nil, fmt.Errorf("pbem: the stored analysis of game %d does not read: %w", g.id, errs.Err())
@@ -276,7 +277,7 @@ func (h *handling) analysisMail(g *game, seatNo int, rec string) (*outMail, erro
 	m := h.threadMail(g, seatNo, replytoken.Token{})
 	m.Text = text
 	m.Reply = true
-	m.Attachments = []attachment{{Name: analysisFile(g), Type: "text/plain", Data: []byte(rec)}}
+	m.Attachments = []outmail.Attachment{{Name: analysisFile(g), Type: "text/plain", Data: []byte(rec)}}
 	m.Picture = h.evalPicture(g, rep, chart)
 	return m, nil
 }
@@ -489,7 +490,7 @@ const (
 // shows the picture in its place): with two seats, the first seat's
 // winning chances after each move (100% at the top, 0% at the bottom, a
 // line in the middle); with more, the mover's after each move, drawn
-// with its seat's number. Code lines (mailbody.go), each at most 78
+// with its seat's number. Code lines (pbem/outmail), each at most 78
 // characters.
 func evalChart(rep *analysis.Report) string {
 	n := len(rep.Moves)
@@ -563,8 +564,8 @@ func namesGame(c mailread.Command) bool {
 // evalPicture is the graph of the estimates as a PNG (render.EvalGraph),
 // which the HTML part shows in place of chart, the text part's drawing of
 // it. A graph that fails to draw leaves the text chart in the HTML.
-func (h *handling) evalPicture(g *game, rep *analysis.Report, chart string) *mailPicture {
-	pic := &mailPicture{Board: chart}
+func (h *handling) evalPicture(g *game, rep *analysis.Report, chart string) *outmail.Picture {
+	pic := &outmail.Picture{Board: chart}
 	graph := render.EvalGraph{Seats: rep.Seats, Title: fmt.Sprintf("%s #%d: computer analysis, level %d", g.gameName(), g.id, rep.Level)}
 	for _, st := range g.seats {
 		graph.Names = append(graph.Names, st.name)
@@ -586,7 +587,7 @@ func (h *handling) evalPicture(g *game, rep *analysis.Report, chart string) *mai
 		after = "the one move"
 	}
 	pic.Alt = fmt.Sprintf("A graph of the winning chances after %s, as the engine estimates them: %s.", after, marks)
-	pic.Image = inlineImage{ContentID: fmt.Sprintf("analysis-%d-%d.%s@%s", g.id, rep.Level, randomID(), h.s.domain()),
+	pic.Image = outmail.InlineImage{ContentID: fmt.Sprintf("analysis-%d-%d.%s@%s", g.id, rep.Level, outmail.RandomID(), h.s.domain()),
 		Name: fmt.Sprintf("game-%d-analysis.png", g.id), Type: "image/png", Data: b.Bytes()}
 	return pic
 }

@@ -17,6 +17,8 @@ import (
 
 	"icepost/analysis"
 	"icepost/notation"
+	"icepost/pbem/mailread"
+	"icepost/pbem/outmail"
 	"icepost/render"
 	"icepost/rules"
 	"icepost/rules/games"
@@ -677,7 +679,7 @@ func TestAnalysisMailText(t *testing.T) {
 	g, rep, record := knownGame(t)
 	chart := evalChart(rep)
 	text := analysisText(g, rep, 2, chart)
-	if got := textPart(readBody(text, chart)); got != knownGameMail {
+	if got := mailTextPart(t, text, chart); got != knownGameMail {
 		t.Errorf("the mail's text part:\n%s\nwant:\n%s", got, knownGameMail)
 	}
 	checkCoachText(t, text)
@@ -807,4 +809,21 @@ func TestGraphCountsMarks(t *testing.T) {
 	if pic := h.evalPicture(g, rep, evalChart(rep)); pic.Alt != "A graph of the winning chances after each of the 7 moves, as the engine estimates them: 1 blunder, 1 mistake and 2 inaccuracies." {
 		t.Errorf("the mail's alt text: %q", pic.Alt)
 	}
+}
+
+// mailTextPart is the text part of a mail with this text and board, as
+// icepost reads it back.
+func mailTextPart(t *testing.T, text, board string) string {
+	t.Helper()
+	m := &outmail.Mail{From: "games@club.test", To: "bob@club.test", Subject: "icepost: analysis",
+		MessageID: "a.1@club.test", Text: text, Date: time.Unix(0, 0), Picture: &outmail.Picture{Board: board}}
+	raw, err := m.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, err := mailread.Read(bytes.NewReader(raw), Language())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return msg.Text
 }

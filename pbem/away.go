@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
 )
 
@@ -175,14 +176,14 @@ func (h *handling) announceReturn(addr string, asked bool) error {
 	if asked {
 		h.replyText("your vacation", text)
 	} else {
-		h.send(&outMail{To: addr, Subject: "icepost: your vacation is over", Text: text})
+		h.send(&outmail.Mail{To: addr, Subject: "icepost: your vacation is over", Text: text})
 	}
 	return nil
 }
 
 // replyText replies to the mail being handled with a short text.
 func (h *handling) replyText(subject, text string) {
-	m := &outMail{To: h.msg.From, Subject: "icepost: " + subject, Text: text, Reply: true}
+	m := &outmail.Mail{To: h.msg.From, Subject: "icepost: " + subject, Text: text, Reply: true}
 	h.threadReply(m)
 	h.send(m)
 }

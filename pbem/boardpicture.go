@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 
 	"icepost/notation"
+	"icepost/pbem/outmail"
 	"icepost/render"
 	"icepost/rules"
 )
@@ -16,15 +17,15 @@ import (
 // text that says the position in words. No SVG: major webmail clients
 // block it. A game that does not describe its positions, or a picture
 // that failed, leaves the text board in the HTML.
-func (h *handling) boardImage(g *game, seatNo int, board string) *mailPicture {
+func (h *handling) boardImage(g *game, seatNo int, board string) *outmail.Picture {
 	p, ok := h.boardPicture(g, seatNo)
 	return h.mailPicture(p, ok, board, fmt.Sprintf("board-%d-%d-%d", g.id, g.ply(), seatNo), fmt.Sprintf("icepost-game-%d-move-%d.png", g.id, g.ply()))
 }
 
 // mailPicture is p drawn, in place of board; cid (made unique here) and
 // name name its image.
-func (h *handling) mailPicture(p boardPic, ok bool, board, cid, name string) *mailPicture {
-	pic := &mailPicture{Board: board}
+func (h *handling) mailPicture(p boardPic, ok bool, board, cid, name string) *outmail.Picture {
+	pic := &outmail.Picture{Board: board}
 	if !ok {
 		return pic
 	}
@@ -33,7 +34,7 @@ func (h *handling) mailPicture(p boardPic, ok bool, board, cid, name string) *ma
 		return pic // the text board stays
 	}
 	pic.Alt = render.Describe(p.d, p.opts...)
-	pic.Image = inlineImage{ContentID: cid + "." + randomID() + "@" + h.s.domain(), Name: name, Type: "image/png", Data: png}
+	pic.Image = outmail.InlineImage{ContentID: cid + "." + outmail.RandomID() + "@" + h.s.domain(), Name: name, Type: "image/png", Data: png}
 	return pic
 }
 
@@ -129,12 +130,4 @@ func (h *handling) picture(p boardPic) ([]byte, error) {
 	j := h.drawAhead(p)
 	<-j.done
 	return j.png, j.err
-}
-
-// pngWidth reads a PNG's width from its header.
-func pngWidth(b []byte) int {
-	if len(b) < 24 {
-		return 0
-	}
-	return int(b[16])<<24 | int(b[17])<<16 | int(b[18])<<8 | int(b[19])
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"icepost/pbem/mailread"
+	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
 )
 
@@ -267,16 +268,9 @@ func (h *handling) notDone(c mailread.Command, n int) string {
 		text += fmt.Sprintf(" You have %d games it could be about; this is one of them.", n)
 	}
 	if c.Verb == "move" {
-		return upper(text) + fmt.Sprintf(" To play %s here, reply to this mail with it.", line)
+		return outmail.Capitalized(text) + fmt.Sprintf(" To play %s here, reply to this mail with it.", line)
 	}
-	return upper(text) + " If you sent it, reply to this mail with the same line:\n\n    " + line
-}
-
-func upper(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return outmail.Capitalized(text) + " If you sent it, reply to this mail with the same line:\n\n    " + line
 }
 
 // sendersGames lists the ids of the sender's games that fit f, oldest
@@ -352,10 +346,10 @@ func (h *handling) replyProof(c mailread.Command, ne *proofError) error {
 
 // addressMail is a mail to the sender that carries an address token in
 // its reply address and Message-ID.
-func (h *handling) addressMail(subject, text string) *outMail {
+func (h *handling) addressMail(subject, text string) *outmail.Mail {
 	tok := replytoken.ForAddress(h.s.Secret, h.msg.From)
-	return &outMail{To: h.msg.From, ReplyTo: h.s.plusAddress(tok), Subject: subject, Text: text,
-		MessageID: tok + "." + randomID() + "@" + h.s.domain()}
+	return &outmail.Mail{To: h.msg.From, ReplyTo: h.s.plusAddress(tok), Subject: subject, Text: text,
+		MessageID: tok + "." + outmail.RandomID() + "@" + h.s.domain()}
 }
 
 // replyError tells the player what went wrong, with the board when a game
@@ -373,7 +367,7 @@ func (h *handling) replyError(line string, ue *userError) error {
 	case h.isPlayer():
 		kind = playerAnswer
 	}
-	text := upper(ue.msg)
+	text := outmail.Capitalized(ue.msg)
 	if ue.game == nil {
 		// No board to head the answer: a short first line says what it
 		// is about.
@@ -428,14 +422,14 @@ func (h *handling) limitedReply(to string, kind replyKind, subject, text string,
 		h.send(m)
 		return nil
 	}
-	m := &outMail{To: to, Subject: "icepost: " + subject, Text: text + "\n", Reply: true}
+	m := &outmail.Mail{To: to, Subject: "icepost: " + subject, Text: text + "\n", Reply: true}
 	h.threadReply(m)
 	h.send(m)
 	return nil
 }
 
 // threadReply makes m a reply to the mail being handled.
-func (h *handling) threadReply(m *outMail) {
+func (h *handling) threadReply(m *outmail.Mail) {
 	if id := h.msg.MessageID; id != "" {
 		m.InReplyTo = id
 		m.References = append(slices.Clone(m.References), id)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"icepost/pbem/outmail"
 	"icepost/rules"
 	"icepost/rules/games"
 )
@@ -80,7 +81,7 @@ func movesText(s rules.State, cell string) string {
 		if example == "" {
 			example = toks[0]
 		}
-		// A term and its text (mailbody.go): the text part wraps the
+		// A term and its text (pbem/outmail): the text part wraps the
 		// moves under the first.
 		fmt.Fprintf(&b, "  %-*s  %s\n", width, k+":", strings.Join(toks, " "))
 	}
@@ -93,8 +94,8 @@ func movesText(s rules.State, cell string) string {
 func (h *handling) history(r *request) error {
 	g := r.g
 	rec := g.record().String()
-	m := h.boardMail(g, r.seat, "The record of the game so far (also attached):\n\n"+recordBlock(rec), "")
-	m.Attachments = []attachment{recordAttachment(g)}
+	m := h.boardMail(g, r.seat, "The record of the game so far (also attached):\n\n"+outmail.RecordBlock(rec), "")
+	m.Attachments = []outmail.Attachment{recordAttachment(g)}
 	h.threadReply(m)
 	h.send(m)
 	return nil
@@ -151,7 +152,7 @@ func (h *handling) help(r *request) error {
 			text += "\n" + g.Info().Summary
 		}
 	}
-	m := &outMail{To: h.msg.From, Subject: "icepost: help", Text: text, Reply: true}
+	m := &outmail.Mail{To: h.msg.From, Subject: "icepost: help", Text: text, Reply: true}
 	h.threadReply(m)
 	h.send(m)
 	return nil
@@ -182,44 +183,4 @@ func (h *handling) observe(r *request) error {
 	h.threadReply(m)
 	h.send(m)
 	return nil
-}
-
-// recordBlock is a game's record as code in a mail (mailbody.go):
-// indented, its movetext refilled so that no line passes the text part's
-// width (the record's own lines may be one longer). A move number stays
-// with its move; a line with a ";" comment, which runs to the line's end,
-// and a tag stay as they are.
-func recordBlock(rec string) string {
-	const width = textMax - codeIndent
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimRight(rec, "\n"), "\n") {
-		if len(line) > width && !strings.HasPrefix(line, "[") && !strings.Contains(line, ";") {
-			var words []string
-			for _, w := range strings.Fields(line) {
-				if n := len(words); n > 0 && strings.HasSuffix(words[n-1], ".") && strings.Trim(words[n-1], "0123456789.") == "" {
-					words[n-1] += " " + w
-					continue
-				}
-				words = append(words, w)
-			}
-			line = ""
-			for _, w := range words {
-				switch {
-				case line == "":
-					line = w
-				case len(line)+1+len(w) > width:
-					b.WriteString("    " + line + "\n")
-					line = w
-				default:
-					line += " " + w
-				}
-			}
-		}
-		if line == "" {
-			b.WriteString("\n")
-			continue
-		}
-		b.WriteString("    " + line + "\n")
-	}
-	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"icepost/notation"
+	"icepost/pbem/outmail"
 	"icepost/rules"
 )
 
@@ -116,10 +117,10 @@ func (h *handling) sendBoards(g *game, news string) { h.sendBoardsExcept(g, news
 
 // sendBoardsExcept is sendBoards but for seat except (0: none).
 func (h *handling) sendBoardsExcept(g *game, news string, except int) {
-	var att []attachment
+	var att []outmail.Attachment
 	if g.status == statusFinished {
 		// The game-over mail carries the finished record, as history does.
-		att = []attachment{recordAttachment(g)}
+		att = []outmail.Attachment{recordAttachment(g)}
 	}
 	for i := range g.seats {
 		if i+1 == except {
@@ -150,8 +151,8 @@ func (h *handling) sendBoardsExcept(g *game, news string, except int) {
 }
 
 // recordAttachment is the game's record as a file.
-func recordAttachment(g *game) attachment {
-	return attachment{Name: fmt.Sprintf("icepost-game-%d.txt", g.id), Type: "text/plain", Data: []byte(g.record().String())}
+func recordAttachment(g *game) outmail.Attachment {
+	return outmail.Attachment{Name: fmt.Sprintf("icepost-game-%d.txt", g.id), Type: "text/plain", Data: []byte(g.record().String())}
 }
 func (h *handling) resign(r *request) error {
 	g, seatNo, comment := r.g, r.seat, r.comment

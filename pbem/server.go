@@ -19,6 +19,7 @@ import (
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailerr"
 	"icepost/pbem/mailread"
+	"icepost/pbem/outmail"
 )
 
 // Archiver stores a finished game inside the daemon's transaction.
@@ -396,7 +397,7 @@ type handling struct {
 	tx  *sql.Tx
 	msg *mailread.Message
 	now time.Time
-	out []*outMail
+	out []*outmail.Mail
 	// condsChanged lists the seats whose conditional moves this mail
 	// changed: each gets one board listing them (confirmConditions).
 	condsChanged []condChange
@@ -407,16 +408,16 @@ type handling struct {
 	sender sender
 	// held are the queued mails that wait before they go, and may be
 	// replaced meanwhile (turns.go).
-	held map[*outMail]hold
+	held map[*outmail.Mail]hold
 	// confirmations are the movers' confirmations queued by this mail,
 	// by game and seat: conditional moves given in the same mail are
 	// listed in them (confirmConditions).
-	confirmations map[condChange]*outMail
+	confirmations map[condChange]*outmail.Mail
 }
 
 // send queues a mail. Mail to the server's own address is dropped: that
 // is the address of a bot's seat, which reads no mail.
-func (h *handling) send(m *outMail) {
+func (h *handling) send(m *outmail.Mail) {
 	if m.To == h.s.self() {
 		return
 	}
@@ -427,7 +428,7 @@ func (h *handling) send(m *outMail) {
 	}
 	m.Date = h.now
 	if m.MessageID == "" {
-		m.MessageID = "n." + randomID() + "@" + h.s.domain()
+		m.MessageID = "n." + outmail.RandomID() + "@" + h.s.domain()
 	}
 	h.out = append(h.out, m)
 }
@@ -435,7 +436,7 @@ func (h *handling) send(m *outMail) {
 // flush writes the queued mails to the outbox.
 func (h *handling) flush() error {
 	for _, m := range h.out {
-		raw, err := m.bytes()
+		raw, err := m.Bytes()
 		if err != nil {
 			return err
 		}
@@ -512,7 +513,7 @@ func (h *handling) allowReply(addr string, kind replyKind) (bool, error) {
 	if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_error_replies (address, sent_at, kind) VALUES (?, ?, ?)`, addr, h.now.Unix(), limitNotice); err != nil {
 		return false, err
 	}
-	m := &outMail{To: addr, Subject: "icepost: no more answers to mistakes this hour", Reply: true, Text: fmt.Sprintf(
+	m := &outmail.Mail{To: addr, Subject: "icepost: no more answers to mistakes this hour", Reply: true, Text: fmt.Sprintf(
 		"I have answered %d mails of yours in the last hour that did not do what they asked, the most I answer in an hour (so that two machines cannot mail each other for ever). Further ones this hour will get no answer.\n\n"+
 			"To go on: reply to the latest board of your game with your move on the first line, or send help for the commands. Moves and commands that work are answered as always.\n", n)}
 	h.threadReply(m)

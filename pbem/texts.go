@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"icepost/engine"
+	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
 	"icepost/rules"
 )
@@ -31,17 +32,17 @@ func (h *handling) threadRoot(g *game, seatNo int) string {
 // threadMail is a mail to a seat in a game's thread; with a token (kind
 // not 0) the reply address and Message-ID carry it, else the seat's
 // thread token.
-func (h *handling) threadMail(g *game, seatNo int, tok replytoken.Token) *outMail {
+func (h *handling) threadMail(g *game, seatNo int, tok replytoken.Token) *outmail.Mail {
 	if tok.Kind == 0 {
 		tok = replytoken.Token{Kind: 'g', Game: g.id, Seat: seatNo}
 	}
 	signed := tok.Sign(h.s.Secret)
 	root := h.threadRoot(g, seatNo)
-	return &outMail{
+	return &outmail.Mail{
 		To:         g.seats[seatNo-1].address,
 		ReplyTo:    h.s.plusAddress(signed),
 		Subject:    h.subject(g, seatNo),
-		MessageID:  signed + "." + randomID() + "@" + h.s.domain(),
+		MessageID:  signed + "." + outmail.RandomID() + "@" + h.s.domain(),
 		InReplyTo:  root,
 		References: []string{root},
 	}
@@ -51,12 +52,12 @@ func (h *handling) threadMail(g *game, seatNo int, tok replytoken.Token) *outMai
 // sees it: the game and its players, news, the board from their side,
 // the clock, what to do next, and the position code. The HTML part shows
 // the board as a picture (boardImage) in place of the text board.
-func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
-	var m *outMail
+func (h *handling) boardMail(g *game, seatNo int, news, to string) *outmail.Mail {
+	var m *outmail.Mail
 	if seatNo > 0 {
 		m = h.threadMail(g, seatNo, replytoken.Token{Kind: 'm', Game: g.id, Seat: seatNo, Ply: g.ply()})
 	} else {
-		m = &outMail{To: to, ReplyTo: h.s.Address, Subject: h.subject(g, 0)}
+		m = &outmail.Mail{To: to, ReplyTo: h.s.Address, Subject: h.subject(g, 0)}
 	}
 	s := g.state()
 	var b strings.Builder
@@ -81,12 +82,12 @@ func (h *handling) boardMail(g *game, seatNo int, news, to string) *outMail {
 
 // codeBlock is a position code as the last lines of a mail: on one line
 // after "Position: " when it fits (scripts read it there, as the demo's
-// players do), else as code (mailbody.go), broken after a "/".
+// players do), else as code (pbem/outmail), broken after a "/".
 func codeBlock(code string) string {
-	if line := "Position: " + code; len(line) <= textMax {
+	if line := "Position: " + code; len(line) <= outmail.TextMax {
 		return line + "\n"
 	}
-	return "Position (one line, broken here after a \"/\"):\n    " + strings.Join(wrapCode(code, textWidth-codeIndent), "\n    ") + "\n"
+	return "Position (one line, broken here after a \"/\"):\n    " + strings.Join(wrapCode(code, outmail.TextWidth-outmail.CodeIndent), "\n    ") + "\n"
 }
 
 // nextStep says what the reader of a board mail does next.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"icepost/pbem/outmail"
 )
 
 // newHandling is a handling with no incoming mail, for what the server
@@ -248,7 +250,7 @@ func (h *handling) digest(addr string) (string, error) {
 		return "digest: nothing waits for " + addr, nil
 	}
 	text := fmt.Sprintf("Your daily icepost digest: %d game(s) wait for your move.\n\n%s\nReply to each game's latest board mail with your move. Send \"digest off\" to stop these mails.\n", n, b.String())
-	h.send(&outMail{To: addr, Subject: "icepost: games waiting for you", Text: text})
+	h.send(&outmail.Mail{To: addr, Subject: "icepost: games waiting for you", Text: text})
 	return fmt.Sprintf("digest to %s: %d game(s)", addr, n), nil
 }
 

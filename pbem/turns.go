@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
 )
 
@@ -53,7 +54,7 @@ func (h *handling) sendTurn(g *game, mover int, played, news string) error {
 	if g.seats[next-1].bot > 0 {
 		fmt.Fprintf(&b, "%s is thinking: its answer comes on the next board.\n", g.seats[next-1].name)
 		if h.held == nil {
-			h.held = map[*outMail]hold{}
+			h.held = map[*outmail.Mail]hold{}
 		}
 		h.held[m] = hold{delay: botAnswerWait, key: confirmKey(g.id, mover)}
 	} else {
@@ -63,7 +64,7 @@ func (h *handling) sendTurn(g *game, mover int, played, news string) error {
 	m.Text = b.String()
 	h.send(m)
 	if h.confirmations == nil {
-		h.confirmations = map[condChange]*outMail{}
+		h.confirmations = map[condChange]*outmail.Mail{}
 	}
 	h.confirmations[condChange{g.id, mover}] = m
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"icepost/pbem/mailread"
+	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
 )
 
@@ -106,7 +107,7 @@ func (s *Server) WebAct(ctx context.Context, capability string, ply int, line st
 	var ue *userError
 	switch {
 	case errors.As(err, &ue):
-		return upper(ue.msg), nil // nothing changed: nothing to record
+		return outmail.Capitalized(ue.msg), nil // nothing changed: nothing to record
 	case err != nil:
 		return "", err
 	}
