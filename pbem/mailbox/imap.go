@@ -412,6 +412,9 @@ func (in *Inbox) poll(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// logIdling is the Debug line logged when the server has taken an IDLE.
+const logIdling = "IMAP idling: the server announces new mail"
+
 // idleOnce runs one IDLE command for at most d. It reports whether new mail
 // was announced.
 func (in *Inbox) idleOnce(ctx context.Context, d time.Duration) (woke bool, err error) {
@@ -419,6 +422,9 @@ func (in *Inbox) idleOnce(ctx context.Context, d time.Duration) (woke bool, err 
 	if err != nil {
 		return false, fmt.Errorf("mailbox: IDLE: %w", err)
 	}
+	// The server has taken the IDLE: from now on it announces new mail.
+	// (The tests wait for this line before they deliver.)
+	in.cfg.Logger.Debug(logIdling, "addr", in.cfg.Addr, "for", d)
 	t := time.NewTimer(d)
 	defer t.Stop()
 	var ctxErr error

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
+	"icepost/internal/waitfor"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailtest"
@@ -27,6 +29,53 @@ func testLogger(t *testing.T) *slog.Logger {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	return slog.New(slog.DiscardHandler)
+}
+
+// logCounts counts the lines logged by message, for a test that waits
+// for one (waitfor.Until); it passes each line on to the handler it
+// wraps.
+type logCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *logCounts) count(msg string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[msg]
+}
+
+type countingHandler struct {
+	next slog.Handler
+	c    *logCounts
+}
+
+func (h countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h countingHandler) Handle(ctx context.Context, r slog.Record) error {
+	h.c.mu.Lock()
+	h.c.n[r.Message]++
+	h.c.mu.Unlock()
+	if h.next.Enabled(ctx, r.Level) {
+		return h.next.Handle(ctx, r)
+	}
+	return nil
+}
+
+func (h countingHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return countingHandler{h.next.WithAttrs(as), h.c}
+}
+
+func (h countingHandler) WithGroup(name string) slog.Handler {
+	return countingHandler{h.next.WithGroup(name), h.c}
+}
+
+// countLogs makes s's IMAP config log through a counter, and returns it:
+// a connection dialled after it counts its lines there.
+func countLogs(s *server) *logCounts {
+	c := &logCounts{n: map[string]int{}}
+	s.cfg.Logger = slog.New(countingHandler{s.cfg.Logger.Handler(), c})
+	return c
 }
 
 func newMem(t *testing.T, minimal bool) *server {
@@ -263,6 +312,7 @@ func TestIdleWakeup(t *testing.T) {
 		t.Run(srv.name, func(t *testing.T) {
 			s := srv.new(t)
 			s.cfg.PollInterval = time.Hour // a poll would fail the test
+			logs := countLogs(s)
 			in := dial(t, s)
 			ctx := context.Background()
 			if _, _, err := in.Fetch(ctx, 0); err != nil {
@@ -271,7 +321,8 @@ func TestIdleWakeup(t *testing.T) {
 			done := make(chan error, 1)
 			start := time.Now()
 			go func() { done <- in.Wait(ctx, 20*time.Second) }()
-			time.Sleep(300 * time.Millisecond)
+			// The mail arrives during the IDLE, not before it.
+			waitfor.Until(t, "Wait to enter IDLE", 10*time.Second, func() bool { return logs.count(mailbox.LogIdling) > 0 })
 			s.deliver(t, mail(1))
 			select {
 			case err := <-done:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"icepost/internal/waitfor"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailtest"
 )
@@ -24,6 +25,7 @@ func TestReaderReconnect(t *testing.T) {
 	} {
 		t.Run(srv.name, func(t *testing.T) {
 			s := srv.new(t)
+			logs := countLogs(s)
 			r, err := mailbox.NewReader(s.cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -40,7 +42,7 @@ func TestReaderReconnect(t *testing.T) {
 			// A Wait running when the server goes away returns early.
 			waited := make(chan error, 1)
 			go func() { waited <- r.Wait(ctx, 30*time.Second) }()
-			time.Sleep(200 * time.Millisecond)
+			waitfor.Until(t, "Wait to enter IDLE", 10*time.Second, func() bool { return logs.count(mailbox.LogIdling) > 0 })
 			s.bounce(t, func() {
 				select {
 				case err := <-waited:
