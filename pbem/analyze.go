@@ -34,6 +34,7 @@ import (
 	"icepost/pbem/mailread"
 	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
+	"icepost/pbem/store"
 	"icepost/render"
 	"icepost/rules"
 )
@@ -122,7 +123,7 @@ func (h *handling) analysisNote(g *game, seatNo int, text string) error {
 
 // storedAnalysis is the analysed record of a game at a level, "" when
 // none is stored.
-func storedAnalysis(ctx context.Context, q querier, id int64, level int) (string, error) {
+func storedAnalysis(ctx context.Context, q store.Querier, id int64, level int) (string, error) {
 	var rec string
 	err := q.QueryRowContext(ctx, `SELECT record FROM pbem_analyses WHERE game_id = ? AND level = ?`, id, level).Scan(&rec)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -197,7 +198,7 @@ func (s *Server) runAnalysisJob(ctx context.Context, j job) error {
 	if err != nil {
 		return err
 	}
-	seats, err := column[int](ctx, tx, `SELECT seat FROM pbem_analysis_requests WHERE game_id = ? AND level = ? ORDER BY created_at, seat`, j.game, j.key)
+	seats, err := store.Column[int](ctx, tx, `SELECT seat FROM pbem_analysis_requests WHERE game_id = ? AND level = ? ORDER BY created_at, seat`, j.game, j.key)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailerr"
+	"icepost/pbem/store"
 )
 
 // Mailbox is the inbox the daemon reads: *mailbox.Reader is one.
@@ -241,7 +242,7 @@ func sleep(ctx context.Context, d time.Duration) {
 // seen, and returns how many it handled.
 func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 	db := d.Server.DB
-	last, err := getState(ctx, db, "last_uid")
+	last, err := store.State(ctx, db, "last_uid")
 	if err != nil {
 		return 0, err
 	}
@@ -250,7 +251,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	known, err := getState(ctx, db, "uidvalidity")
+	known, err := store.State(ctx, db, "uidvalidity")
 	if err != nil {
 		return 0, err
 	}
@@ -260,11 +261,11 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 		if known != "" {
 			d.Server.log().Warn("UIDVALIDITY changed: scanning the mailbox again", "old", known, "new", v)
 		}
-		if err := setState(ctx, db, "uidvalidity", v); err != nil {
+		if err := store.SetState(ctx, db, "uidvalidity", v); err != nil {
 			return 0, err
 		}
 		if lastUID != 0 {
-			if err := setState(ctx, db, "last_uid", "0"); err != nil {
+			if err := store.SetState(ctx, db, "last_uid", "0"); err != nil {
 				return 0, err
 			}
 			if mails, _, err = d.Mailbox.Fetch(ctx, 0); err != nil {
@@ -322,7 +323,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 		return n, errors.Join(herr, err)
 	}
 	unlock := d.Server.writing()
-	err = setState(ctx, db, "last_uid", strconv.FormatUint(uint64(maxUID), 10))
+	err = store.SetState(ctx, db, "last_uid", strconv.FormatUint(uint64(maxUID), 10))
 	unlock()
 	if err != nil {
 		return n, errors.Join(herr, err)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"icepost/pbem/store"
 )
 
 // tick runs the server's tick and sends what it queued.
@@ -340,7 +342,7 @@ func testDryRunTick(t *testing.T, w *world) {
 	if st, _ := gameStatus(t, w); st != statusActive || w.outboxCount() != before {
 		t.Fatalf("a dry run changed the game (%s) or queued %d mails", st, w.outboxCount()-before)
 	}
-	if v, _ := getState(w.ctx, w.srv.DB, "heartbeat"); v != "" {
+	if v, _ := store.State(w.ctx, w.srv.DB, "heartbeat"); v != "" {
 		t.Fatalf("a dry run wrote a heartbeat %s", v)
 	}
 	w.srv.DryRun = false

@@ -10,6 +10,7 @@ import (
 	"icepost/pbem/mailread"
 	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
+	"icepost/pbem/store"
 )
 
 // userError is a problem with what a player sent: they are told, in
@@ -282,7 +283,7 @@ func (h *handling) sendersGames(f *gameFilter) ([]int64, error) {
 	for _, st := range f.statuses {
 		args = append(args, st)
 	}
-	ids, err := column[int64](h.ctx, h.tx, q, args...)
+	ids, err := store.Column[int64](h.ctx, h.tx, q, args...)
 	if err != nil || !f.toMove {
 		return ids, err
 	}

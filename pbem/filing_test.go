@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"icepost/pbem/store"
 )
 
 // refusingMailbox is the real IMAP mailbox with a filing call that fails
@@ -78,7 +80,7 @@ func TestManyMailsInOneStep(t *testing.T) {
 	if done, _ := w.messages(w.ctx, "games", "icepost/done"); len(done) != n {
 		t.Errorf("%d mails in icepost/done, want %d", len(done), n)
 	}
-	if last, _ := getState(w.ctx, w.srv.DB, "last_uid"); last != strconv.Itoa(int(msgs[n-1].UID)) {
+	if last, _ := store.State(w.ctx, w.srv.DB, "last_uid"); last != strconv.Itoa(int(msgs[n-1].UID)) {
 		t.Errorf("last_uid = %s, want %d", last, msgs[n-1].UID)
 	}
 	for i, p := range players {

@@ -7,6 +7,7 @@ import (
 
 	"icepost/archive"
 	"icepost/pbem/replytoken"
+	"icepost/pbem/store"
 	"icepost/rules/icesickle"
 )
 
@@ -14,7 +15,7 @@ import (
 // archive, new.
 func (w *world) onDisk(path string) {
 	t := w.t
-	db, err := OpenDB(path)
+	db, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func (w *world) onDisk(path string) {
 	if err := archive.Migrate(w.ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	if err := Migrate(w.ctx, db); err != nil {
+	if err := store.Migrate(w.ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	w.srv.DB = db

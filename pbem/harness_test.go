@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"icepost/analysis"
 	"io"
 	"net/mail"
 	"slices"
@@ -14,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"icepost/analysis"
+
 	gomail "github.com/emersion/go-message/mail"
 
 	"icepost/archive"
@@ -21,6 +22,7 @@ import (
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailtest"
+	"icepost/pbem/store"
 )
 
 // world is a mail system on loopback, the daemon's server account, and
@@ -105,7 +107,7 @@ func newDovecotWorld(t testing.TB) *world {
 func (w *world) setup() {
 	t := w.t
 	w.dbPath = t.TempDir() + "/icepost.db"
-	db, err := OpenDB(w.dbPath)
+	db, err := store.Open(w.dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +115,7 @@ func (w *world) setup() {
 	if err := archive.Migrate(w.ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	if err := Migrate(w.ctx, db); err != nil {
+	if err := store.Migrate(w.ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	w.clock = &fakeClock{}

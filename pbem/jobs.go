@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"icepost/pbem/mailerr"
+	"icepost/pbem/store"
 )
 
 // Queued jobs: the work the daemon does outside the handling of any mail,
@@ -115,7 +116,7 @@ func (s *Server) dropJob(ctx context.Context, q *jobQueue, j job) error {
 // takeJob deletes a job inside the transaction that commits its result,
 // and says whether it was still there (another process may have done it
 // meanwhile).
-func takeJob(ctx context.Context, tx querier, q *jobQueue, j job) (bool, error) {
+func takeJob(ctx context.Context, tx store.Querier, q *jobQueue, j job) (bool, error) {
 	res, err := tx.ExecContext(ctx, `DELETE FROM `+q.table+` WHERE game_id = ? AND `+q.key+` = ?`, j.game, j.key)
 	if err != nil {
 		return false, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"icepost/pbem/outmail"
+	"icepost/pbem/store"
 	"icepost/rules"
 	"icepost/rules/games"
 )
@@ -105,7 +106,7 @@ func (h *handling) history(r *request) error {
 // an address token, so that a reply to it acts for the sender (a
 // vacation, a challenge).
 func (h *handling) listGames(*request) error {
-	ids, err := column[int64](h.ctx, h.tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
+	ids, err := store.Column[int64](h.ctx, h.tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
 		WHERE s.address = ? AND s.bot_level = 0 AND g.status IN ('invited', 'active') ORDER BY g.id`, h.msg.From)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"icepost/notation"
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/replytoken"
+	"icepost/pbem/store"
 )
 
 // The operator's view: what `icepost games` and `icepost players` do
@@ -25,10 +26,10 @@ var ErrRefused = errors.New("refused")
 // each start, and the token secret when the database keeps it (the
 // embedded mail system); either may be empty.
 func StoredIdentity(ctx context.Context, db *sql.DB) (address string, secret []byte, err error) {
-	if address, err = getState(ctx, db, "address"); err != nil {
+	if address, err = store.State(ctx, db, "address"); err != nil {
 		return "", nil, err
 	}
-	s, err := getState(ctx, db, "secret")
+	s, err := store.State(ctx, db, "secret")
 	if s != "" {
 		secret = []byte(s)
 	}
@@ -117,7 +118,7 @@ type PlayerInfo struct {
 func (s *Server) Players(ctx context.Context) ([]PlayerInfo, error) {
 	var out []PlayerInfo
 	err := s.read(ctx, func(h *handling) error {
-		addrs, err := column[string](ctx, h.tx, `SELECT address FROM pbem_seats UNION SELECT address FROM pbem_players ORDER BY 1`)
+		addrs, err := store.Column[string](ctx, h.tx, `SELECT address FROM pbem_seats UNION SELECT address FROM pbem_players ORDER BY 1`)
 		if err != nil {
 			return err
 		}

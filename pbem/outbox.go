@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"icepost/pbem/mailerr"
+	"icepost/pbem/store"
 )
 
 // The outbox when the operator's settings fail (mailerr.Operator): the
@@ -50,7 +51,7 @@ func (d *Daemon) loadHold(ctx context.Context) error {
 	}
 	vals := map[string]string{}
 	for _, k := range []string{stateHeldSince, stateHeldFault, stateResumedAt} {
-		v, err := getState(ctx, d.Server.DB, k)
+		v, err := store.State(ctx, d.Server.DB, k)
 		if err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ func (d *Daemon) setStates(ctx context.Context, kv map[string]string) error {
 		if v == "" {
 			_, err = tx.ExecContext(ctx, `DELETE FROM pbem_state WHERE key = ?`, k)
 		} else {
-			err = setState(ctx, tx, k, v)
+			err = store.SetState(ctx, tx, k, v)
 		}
 		if err != nil {
 			return err
@@ -149,12 +150,12 @@ type OutboxMail struct {
 // OutboxHeld says whether an operator fault stops the daemon's sending
 // now (as the daemon last recorded it), since when, and what to fix.
 func (s *Server) OutboxHeld(ctx context.Context) (since time.Time, advice string, err error) {
-	v, err := getState(ctx, s.DB, stateHeldSince)
+	v, err := store.State(ctx, s.DB, stateHeldSince)
 	if err != nil || v == "" {
 		return time.Time{}, "", err
 	}
 	n, _ := strconv.ParseInt(v, 10, 64)
-	advice, err = getState(ctx, s.DB, stateHeldFault)
+	advice, err = store.State(ctx, s.DB, stateHeldFault)
 	return time.Unix(n, 0), advice, err
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"icepost/notation"
 	"icepost/pbem/mailaddr"
+	"icepost/pbem/store"
 )
 
 // A player's data, for the operator (icepost players export and forget):
@@ -232,7 +233,7 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 	if err != nil {
 		return nil, err
 	}
-	if p.Observing, err = column[int64](ctx, tx, `SELECT game_id FROM pbem_observers WHERE address = ? ORDER BY game_id`, addr); err != nil {
+	if p.Observing, err = store.Column[int64](ctx, tx, `SELECT game_id FROM pbem_observers WHERE address = ? ORDER BY game_id`, addr); err != nil {
 		return nil, err
 	}
 	err = each(`SELECT starts_at, ends_at FROM pbem_vacations WHERE address = ? ORDER BY starts_at`, func(r *sql.Rows) error {
@@ -274,7 +275,7 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 	if err != nil {
 		return nil, err
 	}
-	times, err := column[int64](ctx, tx, `SELECT sent_at FROM pbem_error_replies WHERE lower(address) = ? ORDER BY sent_at`, addr)
+	times, err := store.Column[int64](ctx, tx, `SELECT sent_at FROM pbem_error_replies WHERE lower(address) = ? ORDER BY sent_at`, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -343,7 +344,7 @@ func (s *Server) ForgetPlayer(ctx context.Context, address string) (*Forgotten, 
 		return nil, err
 	}
 	defer tx.Rollback()
-	open, err := column[int64](ctx, tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
+	open, err := store.Column[int64](ctx, tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
 		WHERE s.address = ? AND g.status IN (?, ?) ORDER BY g.id`, addr, statusInvited, statusActive)
 	if err != nil {
 		return nil, err
@@ -356,7 +357,7 @@ func (s *Server) ForgetPlayer(ctx context.Context, address string) (*Forgotten, 
 	}
 	edit := func(rec *notation.Record) error { forgetInRecord(rec, addr, name, f.Pseudonym); return nil }
 
-	games, err := column[int64](ctx, tx, `SELECT DISTINCT game_id FROM pbem_seats WHERE address = ? ORDER BY game_id`, addr)
+	games, err := store.Column[int64](ctx, tx, `SELECT DISTINCT game_id FROM pbem_seats WHERE address = ? ORDER BY game_id`, addr)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"icepost/notation"
 	"icepost/pbem/mailgames"
 	"icepost/pbem/replytoken"
+	"icepost/pbem/store"
 )
 
 func (testArchive) AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]ArchivedGame, error) {
@@ -145,12 +146,12 @@ func TestForgetPlayer(t *testing.T) {
 
 	// Nothing names her: every column of every table, but the keys of
 	// the mails handled (their Message-IDs), and the archive's records.
-	tables, err := column[string](w.ctx, w.srv.DB, `SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'`)
+	tables, err := store.Column[string](w.ctx, w.srv.DB, `SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tb := range tables {
-		cols, err := column[string](w.ctx, w.srv.DB, `SELECT name FROM pragma_table_info(?)`, tb)
+		cols, err := store.Column[string](w.ctx, w.srv.DB, `SELECT name FROM pragma_table_info(?)`, tb)
 		if err != nil {
 			t.Fatal(err)
 		}

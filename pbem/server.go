@@ -20,6 +20,7 @@ import (
 	"icepost/pbem/mailerr"
 	"icepost/pbem/mailread"
 	"icepost/pbem/outmail"
+	"icepost/pbem/store"
 )
 
 // Archiver stores a finished game inside the daemon's transaction.
@@ -519,4 +520,10 @@ func (h *handling) allowReply(addr string, kind replyKind) (bool, error) {
 	h.threadReply(m)
 	h.send(m)
 	return false, nil
+}
+
+// syncDB is store.Sync with the server's writers kept out.
+func (s *Server) syncDB(ctx context.Context) (outbox int64, err error) {
+	defer s.writing()()
+	return store.Sync(ctx, s.DB, s.now())
 }

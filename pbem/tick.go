@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"icepost/pbem/outmail"
+	"icepost/pbem/store"
 )
 
 // newHandling is a handling with no incoming mail, for what the server
@@ -56,7 +57,7 @@ func (s *Server) act(ctx context.Context, fn func(h *handling) (string, error)) 
 // commands.
 func (s *Server) Resume(ctx context.Context) error {
 	now := s.now().Unix()
-	last, err := getState(ctx, s.DB, "heartbeat")
+	last, err := store.State(ctx, s.DB, "heartbeat")
 	if err != nil {
 		return err
 	}
@@ -79,11 +80,11 @@ func (s *Server) Resume(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := setState(ctx, tx, "heartbeat", strconv.FormatInt(now, 10)); err != nil {
+	if err := store.SetState(ctx, tx, "heartbeat", strconv.FormatInt(now, 10)); err != nil {
 		return err
 	}
 	if s.Address != "" {
-		if err := setState(ctx, tx, "address", s.Address); err != nil {
+		if err := store.SetState(ctx, tx, "address", s.Address); err != nil {
 			return err
 		}
 	}
@@ -97,14 +98,14 @@ func (s *Server) Resume(ctx context.Context) error {
 func (s *Server) Tick(ctx context.Context) error {
 	now := s.now()
 	if !s.DryRun {
-		if err := setState(ctx, s.DB, "heartbeat", strconv.FormatInt(now.Unix(), 10)); err != nil {
+		if err := store.SetState(ctx, s.DB, "heartbeat", strconv.FormatInt(now.Unix(), 10)); err != nil {
 			return err
 		}
 	}
 	// One action failing (a game whose record no longer replays) does
 	// not hold up the others: their errors are reported together.
 	var errs []error
-	ids, err := column[int64](ctx, s.DB, `SELECT id FROM pbem_games WHERE status = ? AND days_per_move > 0 ORDER BY id`, statusActive)
+	ids, err := store.Column[int64](ctx, s.DB, `SELECT id FROM pbem_games WHERE status = ? AND days_per_move > 0 ORDER BY id`, statusActive)
 	if err != nil {
 		return err
 	}
@@ -113,7 +114,7 @@ func (s *Server) Tick(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("pbem: clock of game %d: %w", id, err))
 		}
 	}
-	back, err := column[string](ctx, s.DB, `SELECT DISTINCT address FROM pbem_vacations WHERE noticed = 0 AND ends_at <= ? ORDER BY address`, now.Unix())
+	back, err := store.Column[string](ctx, s.DB, `SELECT DISTINCT address FROM pbem_vacations WHERE noticed = 0 AND ends_at <= ? ORDER BY address`, now.Unix())
 	if err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func (s *Server) Tick(ctx context.Context) error {
 		}
 	}
 	slot := digestSlot(now, s.Deadlines.DigestHour)
-	due, err := column[string](ctx, s.DB, `SELECT address FROM pbem_players WHERE digest = 1 AND blocked = 0 AND digest_sent_at < ? ORDER BY address`, slot.Unix())
+	due, err := store.Column[string](ctx, s.DB, `SELECT address FROM pbem_players WHERE digest = 1 AND blocked = 0 AND digest_sent_at < ? ORDER BY address`, slot.Unix())
 	if err != nil {
 		return err
 	}
@@ -143,24 +144,6 @@ func digestSlot(now time.Time, hour int) time.Time {
 		slot = slot.AddDate(0, 0, -1)
 	}
 	return slot
-}
-
-// column reads a one-column query.
-func column[T any](ctx context.Context, q querier, query string, args ...any) ([]T, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		var v T
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }
 
 // checkClock sends the reminder, the last warning, or ends the game on
@@ -256,7 +239,7 @@ func (h *handling) digest(addr string) (string, error) {
 
 // activeGames lists the ids of the active games address plays in.
 func (h *handling) activeGames(addr string) ([]int64, error) {
-	return column[int64](h.ctx, h.tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
+	return store.Column[int64](h.ctx, h.tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
 		WHERE s.address = ? AND g.status = ? ORDER BY g.id`, addr, statusActive)
 }
 

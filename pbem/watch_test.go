@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"icepost/pbem/store"
 )
 
 // TestOtherProcessWakesDaemon: a move made on the web site's play pages
@@ -20,7 +22,7 @@ func TestOtherProcessWakesDaemon(t *testing.T) {
 	w.send("ada", "challenge icesickle "+w.sys.Address("bob"))
 	w.deliver(w.reply("bob", w.last("bob"), "accept"))
 	w.step()
-	db, err := OpenDB(w.dbPath)
+	db, err := store.Open(w.dbPath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"icepost/notation"
 	"icepost/pbem"
 	"icepost/pbem/mailgames"
+	"icepost/pbem/store"
 	"icepost/rules"
 	"icepost/rules/games"
 )
@@ -126,7 +127,7 @@ func newMailGames(t testing.TB) *mailGames {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "daemon.db")
-	db, err := pbem.OpenDB(path)
+	db, err := store.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func newMailGames(t testing.TB) *mailGames {
 	if err := archive.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	if err := pbem.Migrate(ctx, db); err != nil {
+	if err := store.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	srv := &pbem.Server{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-web-test"), AuthServID: "mx.club.test"}

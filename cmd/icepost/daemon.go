@@ -12,7 +12,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"icepost/analysis"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -21,11 +20,14 @@ import (
 	"path/filepath"
 	"time"
 
+	"icepost/analysis"
+
 	"icepost/archive"
 	"icepost/notation"
 	"icepost/pbem"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
+	"icepost/pbem/store"
 )
 
 // archiveAdder puts finished mail games into the archive, inside the
@@ -49,7 +51,7 @@ func (archiveAdder) AddAnalysis(ctx context.Context, tx *sql.Tx, source string, 
 // upgrade that indexes the archive's games again got (it can take
 // minutes, and the daemon reads no mail meanwhile).
 func openDaemonDB(ctx context.Context, path string, log *slog.Logger) (*sql.DB, error) {
-	db, err := pbem.OpenDB(path)
+	db, err := store.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +65,7 @@ func openDaemonDB(ctx context.Context, path string, log *slog.Logger) (*sql.DB, 
 		db.Close()
 		return nil, err
 	}
-	if err := pbem.Migrate(ctx, db); err != nil {
+	if err := store.Migrate(ctx, db); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -118,7 +120,7 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 	}
 	// The embedded system keeps its token secret in the database, so that
 	// games survive a restart.
-	secret, err := pbem.StoredSecret(ctx, db, func() string {
+	secret, err := store.Secret(ctx, db, func() string {
 		var b [32]byte
 		rand.Read(b[:])
 		return hex.EncodeToString(b[:])

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"icepost/pbem"
+	"icepost/pbem/store"
 )
 
 // operatorDB makes a daemon database with two games by mail, as the
@@ -24,7 +25,7 @@ func operatorDB(t *testing.T) (string, *pbem.Server) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	secret, err := pbem.StoredSecret(ctx, db, func() string { return "0123456789abcdef-operator-test" })
+	secret, err := store.Secret(ctx, db, func() string { return "0123456789abcdef-operator-test" })
 	if err != nil {
 		t.Fatal(err)
 	}

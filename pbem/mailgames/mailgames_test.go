@@ -14,6 +14,7 @@ import (
 	"icepost/notation"
 	"icepost/pbem"
 	"icepost/pbem/mailgames"
+	"icepost/pbem/store"
 )
 
 // club is a daemon's database with games played by real mails, and a
@@ -31,12 +32,12 @@ var start = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 func newClub(t *testing.T) *club {
 	t.Helper()
 	ctx := context.Background()
-	db, err := pbem.OpenDB(filepath.Join(t.TempDir(), "daemon.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "daemon.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	if err := pbem.Migrate(ctx, db); err != nil {
+	if err := store.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	c := &club{db: db, now: start}

@@ -14,6 +14,7 @@ import (
 
 	"icepost/pbem"
 	"icepost/pbem/monitor"
+	"icepost/pbem/store"
 )
 
 type inbox struct {
@@ -40,12 +41,12 @@ func get(t *testing.T, srv *httptest.Server, path string) (int, string) {
 // Server.Handle, their replies in the outbox, the loop's heartbeat.
 func TestMetricsAndHealth(t *testing.T) {
 	ctx := context.Background()
-	db, err := pbem.OpenDB(t.TempDir() + "/icepost.db")
+	db, err := store.Open(t.TempDir() + "/icepost.db")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := pbem.Migrate(ctx, db); err != nil {
+	if err := store.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	s := &pbem.Server{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-monitor")}

@@ -1,4 +1,4 @@
-package pbem
+package store
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"icepost/sqlitedb"
 )
@@ -13,7 +14,7 @@ import (
 func TestMigrateOnceAndRefuseNewer(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "daemon.db")
-	db, err := OpenDB(path)
+	db, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestMigrateOnceAndRefuseNewer(t *testing.T) {
 // have a pbem_migrations table without the applied column.
 func TestMigrateOlderTable(t *testing.T) {
 	ctx := context.Background()
-	db, err := OpenDB(filepath.Join(t.TempDir(), "old.db"))
+	db, err := Open(filepath.Join(t.TempDir(), "old.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,12 +77,12 @@ func TestMigrateOlderTable(t *testing.T) {
 	}
 }
 
-// TestSyncDBLeavesThePoolAsFound: syncDB commits at synchronous=FULL on a
+// TestSyncDBLeavesThePoolAsFound: Sync commits at synchronous=FULL on a
 // connection of the pool, and gives it back at the DSN's NORMAL; it says
 // which outbox rows it covered.
 func TestSyncDBLeavesThePoolAsFound(t *testing.T) {
 	ctx := context.Background()
-	db, err := OpenDB(filepath.Join(t.TempDir(), "daemon.db"))
+	db, err := Open(filepath.Join(t.TempDir(), "daemon.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,17 +90,16 @@ func TestSyncDBLeavesThePoolAsFound(t *testing.T) {
 	if err := Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	db.SetMaxOpenConns(1) // the connection syncDB used is the one asked next
+	db.SetMaxOpenConns(1) // the connection Sync used is the one asked next
 	if _, err := db.Exec(`INSERT INTO pbem_outbox (recipient, message, created_at, next_try_at) VALUES ('a@b', x'00', 0, 0), ('c@d', x'00', 0, 0)`); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{DB: db}
-	id, err := s.syncDB(ctx)
+	id, err := Sync(ctx, db, time.Now())
 	if err != nil || id != 2 {
-		t.Fatalf("syncDB = %d, %v; want 2 (the last outbox row)", id, err)
+		t.Fatalf("Sync = %d, %v; want 2 (the last outbox row)", id, err)
 	}
 	var sync int
 	if err := db.QueryRow(`PRAGMA synchronous`).Scan(&sync); err != nil || sync != 1 {
-		t.Errorf("PRAGMA synchronous = %d (%v) after syncDB, want 1 (NORMAL)", sync, err)
+		t.Errorf("PRAGMA synchronous = %d (%v) after Sync, want 1 (NORMAL)", sync, err)
 	}
 }
