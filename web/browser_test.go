@@ -7,13 +7,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
 	"icepost/archive"
+	"icepost/internal/waitfor"
 	"icepost/rules/games"
 )
 
@@ -253,14 +256,26 @@ func TestBrowser(t *testing.T) {
 
 	t.Run("the games by mail update when a move lands", func(t *testing.T) {
 		ctx := tab(t, bctx)
+		// The page swaps its games when the stream says they changed,
+		// that is, from the second revision it reads: the move must land
+		// after the page has read the first. The browser tells each
+		// message of the stream, and the page's script reads them in
+		// order.
+		var revisions atomic.Int32
+		if err := chromedp.Listen(ctx, func(ev any) {
+			if m, ok := ev.(*network.EventEventSourceMessageReceived); ok && m.EventName == "games" {
+				revisions.Add(1)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
 		do(t, ctx,
 			chromedp.Navigate(ts.URL+"/live"),
 			chromedp.WaitVisible(css(`#live`)),
 			chromedp.Evaluate[chromedp.Void](`window.stayed = true`),
 		)
 		before := value(t, ctx, chromedp.Text(css(`#live`)))
-		// Let the page's stream open and see the games as they are.
-		time.Sleep(500 * time.Millisecond)
+		waitfor.Until(t, "the page's stream to bring the games' revision", stepLimit, func() bool { return revisions.Load() > 0 })
 		tok := mail.move(t, 1)
 		do(t, ctx, chromedp.Poll[chromedp.Void](`document.getElementById("live").innerText.includes("last `+tok+`") && document.getElementById("live").innerText !== `+strconv.Quote(before)))
 		after := value(t, ctx, chromedp.Text(css(`#live`)))

@@ -19,6 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"icepost/internal/waitfor"
 	"icepost/pbem"
 	"icepost/pbem/mailgames"
 	"icepost/pbem/mailread"
@@ -550,16 +551,15 @@ func TestPlayPickEveryGame(t *testing.T) {
 			// The board after a move (the cell was its only target), or
 			// a target other than the cell itself to click.
 			var next string
-			for deadline := time.Now().Add(10 * time.Second); next == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if !waitfor.Within(10*time.Second, func() bool {
 				next = value(t, ctx, chromedp.Evaluate[string](`document.querySelector("div.board.after") ? "after" :
 					(document.querySelector("div.board .target:not(.picked)") || {dataset: {}}).dataset.cell || ""`))
+				return next != ""
+			}) {
+				t.Fatalf("a click on %s marks no target and shows no board after a move", from)
 			}
 			to := from
-			switch next {
-			case "":
-				t.Fatalf("a click on %s marks no target and shows no board after a move", from)
-			case "after":
-			default:
+			if next != "after" {
 				to = next
 				if dir := os.Getenv("ICEPOST_LAYOUT_SHOTS"); dir != "" {
 					png := value(t, ctx, chromedp.FullScreenshot(100))
