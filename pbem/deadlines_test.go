@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/pbem/players"
 	"icepost/pbem/store"
 )
 
@@ -311,7 +312,7 @@ func testMoveCancelsUndo(t *testing.T, w *world) {
 
 func testBlocked(t *testing.T, w *world) {
 	startGame(t, w)
-	if err := w.srv.Block(w.ctx, w.sys.Address("bob"), true); err != nil {
+	if _, err := players.Block(w.ctx, w.srv.DB, w.sys.Address("bob"), true); err != nil {
 		t.Fatal(err)
 	}
 	bob := w.mailCount("bob")
@@ -320,7 +321,7 @@ func testBlocked(t *testing.T, w *world) {
 	if w.mailCount("bob") != bob || w.mailCount("cy") != 0 {
 		t.Fatal("a blocked sender was answered")
 	}
-	if err := w.srv.Block(w.ctx, w.sys.Address("bob"), false); err != nil {
+	if _, err := players.Block(w.ctx, w.srv.DB, w.sys.Address("bob"), false); err != nil {
 		t.Fatal(err)
 	}
 	w.send("bob", "games")

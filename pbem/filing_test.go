@@ -61,7 +61,7 @@ func TestManyMailsInOneStep(t *testing.T) {
 	w := newWorld(t)
 	n := 43 // under the 50 of one Fetch
 	for i := range n {
-		p := players[i%len(players)]
+		p := testPlayers[i%len(testPlayers)]
 		w.deliver(w.write(p, w.srv.Address, "help", "", "help"))
 	}
 	msgs, err := w.messages(w.ctx, "games", "")
@@ -83,9 +83,9 @@ func TestManyMailsInOneStep(t *testing.T) {
 	if last, _ := store.State(w.ctx, w.srv.DB, "last_uid"); last != strconv.Itoa(int(msgs[n-1].UID)) {
 		t.Errorf("last_uid = %s, want %d", last, msgs[n-1].UID)
 	}
-	for i, p := range players {
-		want := n / len(players)
-		if i < n%len(players) {
+	for i, p := range testPlayers {
+		want := n / len(testPlayers)
+		if i < n%len(testPlayers) {
 			want++
 		}
 		if got := len(w.inbox(p)); got != want {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"icepost/pbem/mailaddr"
+	"icepost/pbem/mailgames"
 	"icepost/pbem/mailread"
 	"icepost/pbem/replytoken"
 	"icepost/rules"
@@ -341,7 +342,7 @@ func TestForgedAuthenticationResults(t *testing.T) {
 			for i, h := range headers {
 				if i > 0 {
 					// The game before, unless a forgery ended it.
-					if err := w.srv.CancelGame(w.ctx, int64(i)); err != nil && !errors.Is(err, ErrRefused) {
+					if err := w.srv.CancelGame(w.ctx, int64(i)); err != nil && !errors.Is(err, mailgames.ErrRefused) {
 						t.Fatal(err)
 					}
 				}

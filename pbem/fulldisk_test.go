@@ -90,7 +90,7 @@ func outboxIDs(t *testing.T, w *world, where string) map[int64]string {
 // delivered counts, by Message-ID, the mails the players received.
 func delivered(w *world) map[string]int {
 	n := map[string]int{}
-	for _, p := range players {
+	for _, p := range testPlayers {
 		for _, m := range w.inbox(p) {
 			n[m.messageID]++
 		}

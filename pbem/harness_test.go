@@ -52,13 +52,13 @@ type fakeClock struct{ t atomic.Int64 }
 func (c *fakeClock) Now() time.Time          { return time.Unix(c.t.Load(), 0) }
 func (c *fakeClock) Advance(d time.Duration) { c.t.Add(int64(d / time.Second)) }
 
-var players = []string{"ada", "bob", "cy", "dee", "eve"}
+var testPlayers = []string{"ada", "bob", "cy", "dee", "eve"}
 
 func worldUsers() map[string]string {
 	users := map[string]string{"games": "pw-games"}
 	// kim and ida play in TestLookAlikeAddresses only: their names hold
 	// the letters that Unicode case folding gave look-alikes of.
-	for _, p := range append(slices.Clone(players), "kim", "ida") {
+	for _, p := range append(slices.Clone(testPlayers), "kim", "ida") {
 		users[p] = "pw-" + p
 	}
 	return users

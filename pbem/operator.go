@@ -3,12 +3,10 @@ package pbem
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"strings"
 
 	"icepost/notation"
-	"icepost/pbem/mailaddr"
+	"icepost/pbem/mailgames"
 	"icepost/pbem/replytoken"
 	"icepost/pbem/store"
 )
@@ -17,10 +15,6 @@ import (
 // and what `icepost players` shows (the games are listed and shown by
 // the read model, pbem/mailgames). Changes go through the database and
 // the outbox, so a running daemon sends the mails they queue.
-
-// ErrRefused wraps the operator's requests that do not apply to a game
-// (cancelling a finished game, a result marker that is not one).
-var ErrRefused = errors.New("refused")
 
 // StoredIdentity returns the server's address, as the daemon notes it at
 // each start, and the token secret when the database keeps it (the
@@ -56,7 +50,7 @@ func (s *Server) CancelGame(ctx context.Context, id int64) error {
 			return "", err
 		}
 		if g.status != statusActive && g.status != statusInvited {
-			return "", fmt.Errorf("%w: game %d is %s: only invited or active games can be cancelled", ErrRefused, id, g.status)
+			return "", fmt.Errorf("%w: game %d is %s: only invited or active games can be cancelled", mailgames.ErrRefused, id, g.status)
 		}
 		g.status = statusCancelled
 		if err := h.saveGame(g); err != nil {
@@ -83,11 +77,11 @@ func (s *Server) Adjudicate(ctx context.Context, id int64, result string) error 
 			return "", err
 		}
 		if g.status != statusActive {
-			return "", fmt.Errorf("%w: game %d is %s: only active games can be adjudicated", ErrRefused, id, g.status)
+			return "", fmt.Errorf("%w: game %d is %s: only active games can be adjudicated", mailgames.ErrRefused, id, g.status)
 		}
 		winner, decided, err := notation.ParseResult(result, len(g.seats))
 		if err != nil || !decided {
-			return "", fmt.Errorf("%w: %q is not a result for %d seats (like 1-0, 0-1, 1/2-1/2, or one score per seat: 1-0-0)", ErrRefused, result, len(g.seats))
+			return "", fmt.Errorf("%w: %q is not a result for %d seats (like 1-0, 0-1, 1/2-1/2, or one score per seat: 1-0-0)", mailgames.ErrRefused, result, len(g.seats))
 		}
 		if err := g.end("abandoned", winner); err != nil {
 			return "", err
@@ -147,20 +141,4 @@ func (s *Server) Players(ctx context.Context) ([]PlayerInfo, error) {
 		return nil
 	})
 	return out, err
-}
-
-// Block stops (or, with false, restores) answering an address: its mail
-// is recorded and ignored, so it can neither challenge nor move.
-func (s *Server) Block(ctx context.Context, address string, blocked bool) error {
-	address, err := mailaddr.Canonical(strings.TrimSpace(address))
-	if err != nil {
-		return fmt.Errorf("%v: give a mail address, like bob@example.org", err)
-	}
-	if s.DryRun {
-		s.log().Info("would block", "address", address, "blocked", blocked)
-		return nil
-	}
-	_, err = s.DB.ExecContext(ctx, `INSERT INTO pbem_players (address, blocked) VALUES (?, ?)
-		ON CONFLICT(address) DO UPDATE SET blocked = excluded.blocked`, address, blocked)
-	return err
 }

@@ -13,15 +13,16 @@ import (
 	"icepost/archive"
 	"icepost/notation"
 	"icepost/pbem/mailgames"
+	"icepost/pbem/players"
 	"icepost/pbem/replytoken"
 	"icepost/pbem/store"
 )
 
-func (testArchive) AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]ArchivedGame, error) {
+func (testArchive) AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]players.ArchivedGame, error) {
 	gs, err := archive.AddressGames(ctx, tx, address)
-	var out []ArchivedGame
+	var out []players.ArchivedGame
 	for _, g := range gs {
-		out = append(out, ArchivedGame{ID: g.ID, MailGame: g.MailGame, Record: string(g.Record)})
+		out = append(out, players.ArchivedGame{ID: g.ID, MailGame: g.MailGame, Record: string(g.Record)})
 	}
 	return out, err
 }
@@ -64,7 +65,7 @@ func playerWorld(t *testing.T) (*world, []int64) {
 // TestExportPlayer: everything kept about ada, as JSON.
 func TestExportPlayer(t *testing.T) {
 	w, ids := playerWorld(t)
-	p, err := w.srv.ExportPlayer(w.ctx, " ADA@club.test ")
+	p, err := players.Export(w.ctx, w.srv.DB, testArchive{}, " ADA@club.test ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestExportPlayer(t *testing.T) {
 		!strings.Contains(p.Analyses[0].Record, "[%eval ") {
 		t.Errorf("analyses: %+v", p.Analyses)
 	}
-	observed := slices.ContainsFunc(p.MailsFrom, func(m MailFrom) bool { return m.Outcome == "observe 3" })
+	observed := slices.ContainsFunc(p.MailsFrom, func(m players.MailFrom) bool { return m.Outcome == "observe 3" })
 	if len(p.MailsFrom) < 6 || !observed {
 		t.Errorf("mails from ada: %+v", p.MailsFrom)
 	}
@@ -103,7 +104,7 @@ func TestExportPlayer(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), `"mails_to":[{"id":`) {
 		t.Errorf("JSON: %v\n%.300s", err, b)
 	}
-	if _, err := w.srv.ExportPlayer(w.ctx, "nobody@club.test"); !errors.Is(err, ErrRefused) {
+	if _, err := players.Export(w.ctx, w.srv.DB, testArchive{}, "nobody@club.test"); !errors.Is(err, mailgames.ErrRefused) {
 		t.Errorf("an unknown address: %v", err)
 	}
 }
@@ -113,7 +114,7 @@ func TestExportPlayer(t *testing.T) {
 // the archive, but under a pseudonym, and the games still load.
 func TestForgetPlayer(t *testing.T) {
 	w, ids := playerWorld(t)
-	if _, err := w.srv.ForgetPlayer(w.ctx, "ada@club.test"); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "(2, 4)") {
+	if _, err := players.Forget(w.ctx, w.srv.DB, testArchive{}, "ada@club.test", w.clock.Now()); !errors.Is(err, mailgames.ErrRefused) || !strings.Contains(err.Error(), "(2, 4)") {
 		t.Fatalf("forgetting a player with games open: %v", err)
 	}
 	for _, id := range []int64{ids[1], 4} {
@@ -127,7 +128,7 @@ func TestForgetPlayer(t *testing.T) {
 	if _, err := w.srv.DB.Exec(`INSERT INTO pbem_outbox (recipient, message, created_at, next_try_at) VALUES ('ada@club.test', 'To: ada@club.test', 0, 0)`); err != nil {
 		t.Fatal(err)
 	}
-	f, err := w.srv.ForgetPlayer(w.ctx, "Ada@Club.test")
+	f, err := players.Forget(w.ctx, w.srv.DB, testArchive{}, "Ada@Club.test", w.clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,13 +193,13 @@ func TestForgetPlayer(t *testing.T) {
 	if _, err := (&mailgames.Reader{DB: w.srv.DB}).All(w.ctx); err != nil {
 		t.Error(err)
 	}
-	if p, err := w.srv.ExportPlayer(w.ctx, f.Pseudonym); err != nil || len(p.Games) != 3 || len(p.Archived) != 1 {
+	if p, err := players.Export(w.ctx, w.srv.DB, testArchive{}, f.Pseudonym); err != nil || len(p.Games) != 3 || len(p.Archived) != 1 {
 		t.Errorf("the pseudonym's export: %v", err)
 	}
-	if _, err := w.srv.ExportPlayer(w.ctx, "ada@club.test"); !errors.Is(err, ErrRefused) {
+	if _, err := players.Export(w.ctx, w.srv.DB, testArchive{}, "ada@club.test"); !errors.Is(err, mailgames.ErrRefused) {
 		t.Errorf("ada's export after forgetting: %v", err)
 	}
-	if _, err := w.srv.ForgetPlayer(w.ctx, "ada@club.test"); !errors.Is(err, ErrRefused) {
+	if _, err := players.Forget(w.ctx, w.srv.DB, testArchive{}, "ada@club.test", w.clock.Now()); !errors.Is(err, mailgames.ErrRefused) {
 		t.Errorf("forgetting ada twice: %v", err)
 	}
 }

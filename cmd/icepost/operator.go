@@ -79,7 +79,7 @@ func onServer(run func(e *env, srv *pbem.Server, args []string) int) func(e *env
 // the input's fault (1), anything else the setup's (2).
 func failed(e *env, what string, err error) int {
 	fmt.Fprintf(e.stderr, "icepost %s: %v\n", what, err)
-	if errors.Is(err, mailgames.ErrNoGame) || errors.Is(err, pbem.ErrRefused) {
+	if errors.Is(err, mailgames.ErrNoGame) || errors.Is(err, mailgames.ErrRefused) {
 		return exitInvalid
 	}
 	return exitUsage

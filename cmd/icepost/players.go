@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"icepost/archive"
 	"icepost/notation"
 	"icepost/pbem"
+	"icepost/pbem/players"
 )
 
 func cmdPlayers(e *env, args []string) int { return operator(e, "players", args) }
@@ -118,11 +120,12 @@ func playersBlock(e *env, srv *pbem.Server, args []string, block bool) int {
 		fmt.Fprintf(e.stderr, "icepost players %s: give one address\n", what)
 		return exitUsage
 	}
-	if err := srv.Block(e.ctx, args[0], block); err != nil {
+	addr, err := players.Block(e.ctx, srv.DB, args[0], block)
+	if err != nil {
 		fmt.Fprintf(e.stderr, "icepost players %s: %v\n", what, err)
 		return exitUsage
 	}
-	fmt.Fprintf(e.stdout, "%s %sed\n", strings.ToLower(args[0]), what)
+	fmt.Fprintf(e.stdout, "%s %sed\n", addr, what)
 	return exitOK
 }
 
@@ -131,7 +134,7 @@ func playersExport(e *env, srv *pbem.Server, args []string) int {
 		fmt.Fprintln(e.stderr, "icepost players export: give one address")
 		return exitUsage
 	}
-	p, err := srv.ExportPlayer(e.ctx, args[0])
+	p, err := players.Export(e.ctx, srv.DB, archiveAdder{}, args[0])
 	if err != nil {
 		return failed(e, "players export", err)
 	}
@@ -148,7 +151,7 @@ func playersForget(e *env, srv *pbem.Server, args []string) int {
 		fmt.Fprintln(e.stderr, "icepost players forget: give one address")
 		return exitUsage
 	}
-	f, err := srv.ForgetPlayer(e.ctx, args[0])
+	f, err := players.Forget(e.ctx, srv.DB, archiveAdder{}, args[0], time.Now())
 	if err != nil {
 		return failed(e, "players forget", err)
 	}
@@ -161,12 +164,12 @@ func playersForget(e *env, srv *pbem.Server, args []string) int {
 }
 
 // AddressGames and RewriteAddressGames make archiveAdder a
-// pbem.PlayerArchive, for players export and forget.
-func (archiveAdder) AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]pbem.ArchivedGame, error) {
+// players.Archive, for players export and forget.
+func (archiveAdder) AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]players.ArchivedGame, error) {
 	gs, err := archive.AddressGames(ctx, tx, address)
-	out := make([]pbem.ArchivedGame, len(gs))
+	out := make([]players.ArchivedGame, len(gs))
 	for i, g := range gs {
-		out[i] = pbem.ArchivedGame{ID: g.ID, MailGame: g.MailGame, Record: string(g.Record)}
+		out[i] = players.ArchivedGame{ID: g.ID, MailGame: g.MailGame, Record: string(g.Record)}
 	}
 	return out, err
 }

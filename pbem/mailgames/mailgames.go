@@ -32,6 +32,11 @@ const (
 // ErrNoGame is returned for a game id that does not exist.
 var ErrNoGame = errors.New("no such game")
 
+// ErrRefused wraps the operator's requests that do not apply: cancelling
+// a finished game, a result marker that is not one, forgetting a player
+// with a game in progress or an address nothing is kept about.
+var ErrRefused = errors.New("refused")
+
 // Querier is what *sql.DB and *sql.Tx share for reading.
 type Querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)

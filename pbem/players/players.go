@@ -1,4 +1,10 @@
-package pbem
+// Package players is what the daemon keeps about a player, for the
+// operator: a player's data exported (icepost players export), a player
+// forgotten under a pseudonym (players forget), an address blocked. It
+// works on the daemon's tables and the archive beside them, not through
+// the game service, so the operator's commands reach it without a
+// server; nothing in the game service imports it.
+package players
 
 import (
 	"context"
@@ -12,19 +18,16 @@ import (
 
 	"icepost/notation"
 	"icepost/pbem/mailaddr"
+	"icepost/pbem/mailgames"
 	"icepost/pbem/store"
 )
 
-// A player's data, for the operator (icepost players export and forget):
-// everything the daemon's tables and the archive keep about an address,
-// and the same with the address and the name replaced by a pseudonym.
 // See docs/mail.md, "Retention and a player's data".
 
-// PlayerArchive is an Archiver that also finds, and rewrites, the
-// archived games with a seat at an address (cmd/icepost's adapter calls
-// the archive package): what ExportPlayer and ForgetPlayer need of it.
-type PlayerArchive interface {
-	Archiver
+// Archive finds, and rewrites, the archived games with a seat at an
+// address (cmd/icepost's adapter calls the archive package): what Export
+// and Forget need of it.
+type Archive interface {
 	// AddressGames lists the archived games with a seat at address.
 	AddressGames(ctx context.Context, tx *sql.Tx, address string) ([]ArchivedGame, error)
 	// RewriteAddressGames rewrites their records with edit, which
@@ -40,14 +43,14 @@ type ArchivedGame struct {
 	Record   string `json:"record"`
 }
 
-// PlayerData is everything kept about an address.
-type PlayerData struct {
+// Data is everything kept about an address.
+type Data struct {
 	Address string `json:"address"`
 	// Settings are the player's own (digest) and the operator's (a block);
 	// nil when none were ever set.
-	Settings *PlayerSettings `json:"settings"`
+	Settings *Settings `json:"settings"`
 	// Games are the games by mail with a seat at the address.
-	Games []PlayerGame `json:"games"`
+	Games []Game `json:"games"`
 	// Observing are the games the address follows.
 	Observing []int64        `json:"observing"`
 	Vacations []Vacation     `json:"vacations"`
@@ -58,26 +61,26 @@ type PlayerData struct {
 	// Analyses are the computer analyses stored of the player's games
 	// by mail (asked for with analyze): annotated records, which name
 	// the players as the games' records do.
-	Analyses []PlayerAnalysis `json:"analyses"`
+	Analyses []Analysis `json:"analyses"`
 }
 
-// PlayerAnalysis is a stored analysis of one of the player's games.
-type PlayerAnalysis struct {
+// Analysis is a stored analysis of one of the player's games.
+type Analysis struct {
 	Game    int64     `json:"game"`
 	Level   int       `json:"level"`
 	Created time.Time `json:"created"`
 	Record  string    `json:"record"`
 }
 
-// PlayerSettings is a row of pbem_players.
-type PlayerSettings struct {
+// Settings is a row of pbem_players.
+type Settings struct {
 	Digest       bool       `json:"digest"`
 	DigestSentAt *time.Time `json:"digest_sent_at,omitempty"`
 	Blocked      bool       `json:"blocked"`
 }
 
-// PlayerGame is a game by mail and the player's seat in it.
-type PlayerGame struct {
+// Game is a game by mail and the player's seat in it.
+type Game struct {
 	ID         int64     `json:"id"`
 	Game       string    `json:"game"`
 	Status     string    `json:"status"`
@@ -128,7 +131,7 @@ type MailTo struct {
 func normalAddress(address string) (string, error) {
 	a, err := mailaddr.Canonical(strings.TrimSpace(address))
 	if err != nil {
-		return "", fmt.Errorf("%w: %v: give a mail address, like bob@example.org", ErrRefused, err)
+		return "", fmt.Errorf("%w: %v: give a mail address, like bob@example.org", mailgames.ErrRefused, err)
 	}
 	return a, nil
 }
@@ -143,26 +146,26 @@ func unixPtr(sec sql.NullInt64) *time.Time {
 	return &t
 }
 
-// ExportPlayer returns everything the daemon's database keeps about an
+// Export returns everything the daemon's database keeps about an
 // address: its seats with the games' records, their moves' times and
 // their stored analyses, its settings, vacations, the games it observes,
 // the mails from it the daemon handled and those queued or sent to it,
 // the times of the error replies it got, and the archived games it
 // played. An address nothing is kept about is refused
-// (ErrRefused), so that a mistyped one is not taken for a player with no
+// (mailgames.ErrRefused), so that a mistyped one is not taken for a player with no
 // data.
-func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData, error) {
+func Export(ctx context.Context, db *sql.DB, a Archive, address string) (*Data, error) {
 	addr, err := normalAddress(address)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := s.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	p := &PlayerData{Address: addr, Games: []PlayerGame{}, Observing: []int64{}, Vacations: []Vacation{},
-		MailsFrom: []MailFrom{}, MailsTo: []MailTo{}, Errors: []time.Time{}, Archived: []ArchivedGame{}, Analyses: []PlayerAnalysis{}}
+	p := &Data{Address: addr, Games: []Game{}, Observing: []int64{}, Vacations: []Vacation{},
+		MailsFrom: []MailFrom{}, MailsTo: []MailTo{}, Errors: []time.Time{}, Archived: []ArchivedGame{}, Analyses: []Analysis{}}
 	each := func(query string, scan func(*sql.Rows) error, args ...any) error {
 		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
@@ -176,7 +179,7 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 		}
 		return rows.Err()
 	}
-	var st PlayerSettings
+	var st Settings
 	var digestAt int64
 	switch err := tx.QueryRowContext(ctx, `SELECT digest, digest_sent_at, blocked FROM pbem_players WHERE address = ?`, addr).Scan(&st.Digest, &digestAt, &st.Blocked); {
 	case err == nil:
@@ -191,7 +194,7 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 		FROM pbem_seats s JOIN pbem_games g ON g.id = s.game_id
 		LEFT JOIN pbem_conditions c ON c.game_id = s.game_id AND c.seat = s.seat
 		WHERE s.address = ? ORDER BY g.id, s.seat`, func(r *sql.Rows) error {
-		var g PlayerGame
+		var g Game
 		var created, updated int64
 		if err := r.Scan(&g.ID, &g.Game, &g.Status, &g.Seat, &g.Name, &g.Accepted, &created, &updated, &g.Record, &g.Conditions); err != nil {
 			return err
@@ -221,7 +224,7 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 	}
 	err = each(`SELECT a.game_id, a.level, a.created_at, a.record FROM pbem_analyses a
 		WHERE a.game_id IN (SELECT game_id FROM pbem_seats WHERE address = ?) ORDER BY a.game_id, a.level`, func(r *sql.Rows) error {
-		var a PlayerAnalysis
+		var a Analysis
 		var created int64
 		if err := r.Scan(&a.Game, &a.Level, &created, &a.Record); err != nil {
 			return err
@@ -282,20 +285,20 @@ func (s *Server) ExportPlayer(ctx context.Context, address string) (*PlayerData,
 	for _, t := range times {
 		p.Errors = append(p.Errors, unixTime(t))
 	}
-	if pa, ok := s.Archive.(PlayerArchive); ok {
-		gs, err := pa.AddressGames(ctx, tx, addr)
+	if a != nil {
+		gs, err := a.AddressGames(ctx, tx, addr)
 		if err != nil {
 			return nil, fmt.Errorf("the archive: %w", err)
 		}
 		p.Archived = append(p.Archived, gs...)
 	}
 	if p.Settings == nil && len(p.Games)+len(p.Observing)+len(p.Vacations)+len(p.MailsFrom)+len(p.MailsTo)+len(p.Errors)+len(p.Archived) == 0 {
-		return nil, fmt.Errorf("%w: nothing is kept about %s", ErrRefused, addr)
+		return nil, fmt.Errorf("%w: nothing is kept about %s", mailgames.ErrRefused, addr)
 	}
 	return p, nil
 }
 
-// Forgotten says what ForgetPlayer did.
+// Forgotten says what Forget did.
 type Forgotten struct {
 	Address    string // the address forgotten, in its canonical form
 	Pseudonym  string // the address that replaced the player's
@@ -309,7 +312,7 @@ type Forgotten struct {
 // can reach (RFC 2606).
 const forgottenDomain = "forgotten.invalid"
 
-// ForgetPlayer replaces an address, and the name the server gave it, by
+// Forget replaces an address, and the name the server gave it, by
 // a pseudonym (player-<12 random hex digits>@forgotten.invalid, from
 // which nothing leads back), in one transaction: in its seats and the
 // records of its games by mail and their analyses (the Player tags, and
@@ -322,35 +325,30 @@ const forgottenDomain = "forgotten.invalid"
 // others that name its address. The games stay, with their moves,
 // results and comments; so do the keys of the mails handled, which make
 // handling exactly once (a Message-ID may name the sender's domain).
-// A player with a game invited or in progress is refused (ErrRefused):
+// A player with a game invited or in progress is refused (mailgames.ErrRefused):
 // the operator cancels or adjudicates it first.
-func (s *Server) ForgetPlayer(ctx context.Context, address string) (*Forgotten, error) {
+func Forget(ctx context.Context, db *sql.DB, pa Archive, address string, now time.Time) (*Forgotten, error) {
 	addr, err := normalAddress(address)
 	if err != nil {
 		return nil, err
-	}
-	pa, ok := s.Archive.(PlayerArchive)
-	if s.Archive != nil && !ok {
-		return nil, errors.New("the archive in use cannot rewrite a player's games")
 	}
 	var b [6]byte
 	rand.Read(b[:])
 	name := "player-" + hex.EncodeToString(b[:])
 	f := &Forgotten{Address: addr, Pseudonym: name + "@" + forgottenDomain}
 
-	defer s.writing()()
-	tx, err := s.DB.BeginTx(ctx, nil)
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
 	open, err := store.Column[int64](ctx, tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
-		WHERE s.address = ? AND g.status IN (?, ?) ORDER BY g.id`, addr, statusInvited, statusActive)
+		WHERE s.address = ? AND g.status IN (?, ?) ORDER BY g.id`, addr, mailgames.Invited, mailgames.Active)
 	if err != nil {
 		return nil, err
 	}
 	if len(open) > 0 {
-		return nil, fmt.Errorf("%w: %s has games invited or in progress (%s): cancel or adjudicate them first (icepost games cancel ID)", ErrRefused, addr, joinIDs(open))
+		return nil, fmt.Errorf("%w: %s has games invited or in progress (%s): cancel or adjudicate them first (icepost games cancel ID)", mailgames.ErrRefused, addr, joinIDs(open))
 	}
 	if err := refuseUnknown(ctx, tx, addr, pa); err != nil {
 		return nil, err
@@ -382,7 +380,6 @@ func (s *Server) ForgetPlayer(ctx context.Context, address string) (*Forgotten, 
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(blocked), 0) FROM pbem_players WHERE address = ?`, addr).Scan(&f.WasBlocked); err != nil {
 		return nil, err
 	}
-	now := s.now().Unix()
 	for _, q := range []struct {
 		sql  string
 		args []any
@@ -403,7 +400,7 @@ func (s *Server) ForgetPlayer(ctx context.Context, address string) (*Forgotten, 
 	res, err := tx.ExecContext(ctx, `UPDATE pbem_outbox SET recipient = ?1, message = x'',
 		last_error = CASE WHEN sent_at IS NULL AND failed_at IS NULL THEN 'not sent: the operator forgot this player' ELSE replace(last_error, ?2, ?1) END,
 		failed_at = CASE WHEN sent_at IS NULL AND failed_at IS NULL THEN ?3 ELSE failed_at END
-		WHERE lower(recipient) = ?2`, f.Pseudonym, addr, now)
+		WHERE lower(recipient) = ?2`, f.Pseudonym, addr, now.Unix())
 	if err != nil {
 		return nil, err
 	}
@@ -444,12 +441,11 @@ func (s *Server) ForgetPlayer(ctx context.Context, address string) (*Forgotten, 
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
-	s.log().Info("a player was forgotten", "pseudonym", f.Pseudonym, "games", f.Games, "archived", f.Archived, "mails", f.Mails)
 	return f, nil
 }
 
 // refuseUnknown refuses an address nothing is kept about.
-func refuseUnknown(ctx context.Context, tx *sql.Tx, addr string, pa PlayerArchive) error {
+func refuseUnknown(ctx context.Context, tx *sql.Tx, addr string, pa Archive) error {
 	var n int
 	err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM pbem_seats WHERE address = ?1) + (SELECT count(*) FROM pbem_players WHERE address = ?1)
 		+ (SELECT count(*) FROM pbem_observers WHERE address = ?1) + (SELECT count(*) FROM pbem_vacations WHERE address = ?1)
@@ -466,7 +462,7 @@ func refuseUnknown(ctx context.Context, tx *sql.Tx, addr string, pa PlayerArchiv
 		n = len(gs)
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: nothing is kept about %s", ErrRefused, addr)
+		return fmt.Errorf("%w: nothing is kept about %s", mailgames.ErrRefused, addr)
 	}
 	return nil
 }
@@ -567,4 +563,18 @@ func joinIDs(ids []int64) string {
 		out[i] = fmt.Sprint(id)
 	}
 	return strings.Join(out, ", ")
+}
+
+// Block stops (or, with false, restores) answering an address: its mail
+// is recorded and ignored, so it can neither challenge nor move. It
+// returns the address in the form the daemon compares (package
+// mailaddr).
+func Block(ctx context.Context, db *sql.DB, address string, blocked bool) (string, error) {
+	address, err := normalAddress(address)
+	if err != nil {
+		return "", err
+	}
+	_, err = db.ExecContext(ctx, `INSERT INTO pbem_players (address, blocked) VALUES (?, ?)
+		ON CONFLICT(address) DO UPDATE SET blocked = excluded.blocked`, address, blocked)
+	return address, err
 }
