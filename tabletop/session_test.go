@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/internal/waitfor"
 	"icepost/notation"
 	"icepost/rules"
 	"icepost/rules/counting"
@@ -558,20 +559,23 @@ func TestRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error)
+		done := make(chan error, 1)
 		go func() { done <- s.Run(ctx, tabletop.Lines(pr, nil)) }()
-		io.WriteString(pw, "S@b2\n")
+		// Written aside: a Run that ended without reading it leaves the
+		// writer to the pipe's Close, not the test.
+		go io.WriteString(pw, "S@b2\n")
 		// The move is written before the next line is asked for.
-		deadline := time.Now().Add(5 * time.Second)
-		for !strings.Contains(out.String(), "played S@b2") {
-			if time.Now().After(deadline) {
-				t.Fatal("the move was not played")
-			}
-			time.Sleep(5 * time.Millisecond)
+		if !waitfor.Within(10*time.Second, func() bool { return strings.Contains(out.String(), "played S@b2") }) {
+			t.Fatalf("the move was not played:\n%s", out.String())
 		}
 		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Run did not return when its context ended")
 		}
 		mustContain(t, "output", out.String(), "Interrupted", "written to "+path)
 		if got := tokens(readRecord(t, path)); !slices.Equal(got, []string{"S@b2"}) {
