@@ -8,7 +8,7 @@ package pbem
 // writes it there), and the graph of the estimates as a picture.
 //
 // An analysis takes minutes, so it is a queued job like a bot's move
-// (jobs.go), never done inside the handling of a mail. The mail that asks
+// (package jobqueue), never done inside the handling of a mail. The mail that asks
 // for an analysis not made yet queues a request (pbem_analysis_requests,
 // one per game, level and seat) and the job (pbem_analysis_jobs, one per
 // game and level); the daemon's analysis loop analyses the game with no
@@ -31,6 +31,7 @@ import (
 
 	"icepost/analysis"
 	"icepost/notation"
+	"icepost/pbem/jobqueue"
 	"icepost/pbem/mailread"
 	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
@@ -41,8 +42,8 @@ import (
 
 // analysisJobs is the analyses' queue: a row of pbem_analysis_jobs for
 // each game and level to analyse.
-var analysisJobs = &jobQueue{name: "analysis", table: "pbem_analysis_jobs", key: "level",
-	failed: "an analysis failed: it is tried again later"}
+var analysisJobs = &jobqueue.Queue{Name: "analysis", Table: "pbem_analysis_jobs", Key: "level",
+	Failed: "an analysis failed: it is tried again later"}
 
 // finishedGame is the filter of analyze: a new mail without a number is
 // about the sender's one finished game.
@@ -141,8 +142,8 @@ func (s *Server) RunAnalyses(ctx context.Context) (int, error) {
 // runAnalysisJob makes one analysis with no transaction open, then, in
 // one transaction, stores it, answers every request waiting for it and
 // deletes the job.
-func (s *Server) runAnalysisJob(ctx context.Context, j job) error {
-	g, err := s.readGame(ctx, j.game)
+func (s *Server) runAnalysisJob(ctx context.Context, j jobqueue.Job) error {
+	g, err := s.readGame(ctx, j.Game)
 	if err != nil && !errors.Is(err, errNoGame) {
 		return err
 	}
@@ -153,11 +154,11 @@ func (s *Server) runAnalysisJob(ctx context.Context, j job) error {
 	log := s.log()
 	began := time.Now()
 	last := began
-	rep, err := analysis.Analyze(ctx, rec, analysis.Options{Level: j.key, Seed: uint64(g.id), Workers: s.Bots.Workers,
+	rep, err := analysis.Analyze(ctx, rec, analysis.Options{Level: j.Key, Seed: uint64(g.id), Workers: s.Bots.Workers,
 		Progress: func(done, total int) {
 			if time.Since(last) >= 10*time.Second || done == 1 {
 				last = time.Now()
-				log.Debug("analysing", "game", g.id, "level", j.key, "done", done, "moves", total)
+				log.Debug("analysing", "game", g.id, "level", j.Key, "done", done, "moves", total)
 			}
 		}})
 	if ctx.Err() != nil {
@@ -180,25 +181,25 @@ func (s *Server) runAnalysisJob(ctx context.Context, j job) error {
 		return fmt.Errorf("pbem: begin: %w", err)
 	}
 	defer tx.Rollback()
-	if ok, err := takeJob(ctx, tx, analysisJobs, j); err != nil || !ok {
+	if ok, err := analysisJobs.Take(ctx, tx, j); err != nil || !ok {
 		return err // done by another process meanwhile
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO pbem_analyses (game_id, level, record, created_at) VALUES (?, ?, ?, ?)`,
-		j.game, j.key, text, s.now().Unix()); err != nil {
+		j.Game, j.Key, text, s.now().Unix()); err != nil {
 		return err
 	}
-	if text, err = storedAnalysis(ctx, tx, j.game, j.key); err != nil {
+	if text, err = storedAnalysis(ctx, tx, j.Game, j.Key); err != nil {
 		return err
 	}
-	if err := s.archiveAnalysis(ctx, tx, j.game, text); err != nil {
+	if err := s.archiveAnalysis(ctx, tx, j.Game, text); err != nil {
 		return err
 	}
 	h := s.newHandling(ctx, tx)
-	now, err := h.loadGame(j.game)
+	now, err := h.loadGame(j.Game)
 	if err != nil {
 		return err
 	}
-	seats, err := store.Column[int](ctx, tx, `SELECT seat FROM pbem_analysis_requests WHERE game_id = ? AND level = ? ORDER BY created_at, seat`, j.game, j.key)
+	seats, err := store.Column[int](ctx, tx, `SELECT seat FROM pbem_analysis_requests WHERE game_id = ? AND level = ? ORDER BY created_at, seat`, j.Game, j.Key)
 	if err != nil {
 		return err
 	}
@@ -212,7 +213,7 @@ func (s *Server) runAnalysisJob(ctx context.Context, j job) error {
 		}
 		h.send(m)
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM pbem_analysis_requests WHERE game_id = ? AND level = ?`, j.game, j.key); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM pbem_analysis_requests WHERE game_id = ? AND level = ?`, j.Game, j.Key); err != nil {
 		return err
 	}
 	if err := h.flush(); err != nil {
@@ -221,22 +222,22 @@ func (s *Server) runAnalysisJob(ctx context.Context, j job) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("pbem: commit: %w", err)
 	}
-	log.Info("analysis", "game", j.game, "level", j.key, "moves", len(rep.Moves), "took", took.Round(time.Millisecond), "answers", len(seats))
+	log.Info("analysis", "game", j.Game, "level", j.Key, "moves", len(rep.Moves), "took", took.Round(time.Millisecond), "answers", len(seats))
 	return nil
 }
 
 // dropAnalysis deletes a job with nothing to analyse, and its requests.
-func (s *Server) dropAnalysis(ctx context.Context, j job) error {
+func (s *Server) dropAnalysis(ctx context.Context, j jobqueue.Job) error {
 	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := takeJob(ctx, tx, analysisJobs, j); err != nil {
+	if _, err := analysisJobs.Take(ctx, tx, j); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM pbem_analysis_requests WHERE game_id = ? AND level = ?`, j.game, j.key); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM pbem_analysis_requests WHERE game_id = ? AND level = ?`, j.Game, j.Key); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -28,6 +28,7 @@ import (
 
 	"icepost/analysis"
 	"icepost/engine"
+	"icepost/pbem/jobqueue"
 )
 
 // botWord is the word of a challenge that names a seat the server plays.
@@ -159,9 +160,9 @@ func (g *game) botUndo(seat int) int {
 }
 
 // botJobs is the bots' queue: a row of pbem_bot_jobs for each game and
-// ply at which a bot must move or answer a draw offer (jobs.go).
-var botJobs = &jobQueue{name: "bots", table: "pbem_bot_jobs", key: "ply",
-	failed: "a bot's move failed: it is tried again later"}
+// ply at which a bot must move or answer a draw offer (package jobqueue).
+var botJobs = &jobqueue.Queue{Name: "bots", Table: "pbem_bot_jobs", Key: "ply",
+	Failed: "a bot's move failed: it is tried again later"}
 
 // RunBots does the bots' work that is due, oldest first, one search each,
 // and returns how many jobs it finished. It returns an error when a job
@@ -173,14 +174,14 @@ func (s *Server) RunBots(ctx context.Context) (int, error) {
 }
 
 // runBotJob does one job: a search, then its result in one transaction.
-func (s *Server) runBotJob(ctx context.Context, j job) error {
+func (s *Server) runBotJob(ctx context.Context, j jobqueue.Job) error {
 	// The position, read in a transaction that writes nothing.
-	g, err := s.readGame(ctx, j.game)
+	g, err := s.readGame(ctx, j.Game)
 	if err != nil && !errors.Is(err, errNoGame) {
 		return err
 	}
-	if g == nil || g.ply() != j.key || !g.botDue() {
-		return s.dropJob(ctx, botJobs, j) // the game went on, or ended, since
+	if g == nil || g.ply() != j.Key || !g.botDue() {
+		return botJobs.Drop(ctx, s.DB, j) // the game went on, or ended, since
 	}
 	mover := g.state().ToMove()
 	level := g.seats[mover-1].bot
@@ -210,7 +211,7 @@ func (s *Server) runBotJob(ctx context.Context, j job) error {
 	}
 	defer tx.Rollback()
 	h := s.newHandling(ctx, tx)
-	now, err := h.loadGame(j.game)
+	now, err := h.loadGame(j.Game)
 	if err != nil {
 		return err
 	}
@@ -220,7 +221,7 @@ func (s *Server) runBotJob(ctx context.Context, j job) error {
 		// stale) on the next turn of the loop.
 		return nil
 	}
-	if ok, err := takeJob(ctx, tx, botJobs, j); err != nil || !ok {
+	if ok, err := botJobs.Take(ctx, tx, j); err != nil || !ok {
 		return err // done by another process meanwhile
 	}
 	what, err := h.botAct(now, c)
