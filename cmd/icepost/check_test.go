@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/internal/waitfor"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailtest"
 )
@@ -203,23 +204,22 @@ func TestServeChecksAtStart(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncBuffer
-	done := make(chan int)
+	done := make(chan int, 1) // room for the exit code when the test has given up waiting
 	go func() {
 		done <- run(ctx, []string{"serve", "-q", "-config", o.config(t, "", `addr = "`+o.closed+`"`)}, nil, &out, &errb)
 	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(errb.String(), "level=ERROR") {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve logged no error for a refused SMTP connection:\n%s", errb.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !waitfor.Within(20*time.Second, func() bool { return strings.Contains(errb.String(), "level=ERROR") }) {
+		t.Fatalf("serve logged no error for a refused SMTP connection:\n%s", errb.String())
 	}
-	time.Sleep(200 * time.Millisecond)
+	// SMTP is checked last: after its line serve goes on to run the
+	// daemon, whenever its context ends. Its last line, "icepost serve
+	// stopped", is logged by the daemon's run only; a serve that gave up
+	// at the check would end without it.
 	cancel()
 	select {
 	case code := <-done:
 		if code != exitOK || !strings.Contains(errb.String(), "SMTP connection to "+o.closed+" refused: check [smtp] addr") ||
-			!strings.Contains(errb.String(), "serve starts all the same") {
+			!strings.Contains(errb.String(), "serve starts all the same") || !strings.Contains(errb.String(), `msg="icepost serve stopped"`) {
 			t.Errorf("serve with SMTP not reached: exit %d\n%s", code, errb.String())
 		}
 	case <-time.After(20 * time.Second):

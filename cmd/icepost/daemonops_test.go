@@ -14,11 +14,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"icepost/internal/waitfor"
 	"icepost/pbem"
 	"icepost/pbem/localmail"
 	"icepost/sqlitedb"
@@ -47,17 +49,16 @@ func startServe(t *testing.T, line string, args ...string) (stop func() int, out
 		return code
 	}
 	t.Cleanup(func() { stop() })
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(out.String()+errb.String(), line) {
+	said := waitfor.Within(20*time.Second, func() bool {
 		select {
 		case code := <-done:
 			t.Fatalf("serve ended with exit %d before saying %q:\n%s\n%s", code, line, out.String(), errb.String())
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve did not say %q:\n%s\n%s", line, out.String(), errb.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+		return strings.Contains(out.String()+errb.String(), line)
+	})
+	if !said {
+		t.Fatalf("serve did not say %q:\n%s\n%s", line, out.String(), errb.String())
 	}
 	return stop, out, errb
 }
@@ -228,12 +229,8 @@ func TestServeHangup(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `level=WARN msg="SIGHUP: nothing to reload; restart icepost serve to apply a new config"`
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(errb.String(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no line for SIGHUP:\n%s", errb.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !waitfor.Within(10*time.Second, func() bool { return strings.Contains(errb.String(), want) }) {
+		t.Fatalf("no line for SIGHUP:\n%s", errb.String())
 	}
 	if code := stop(); code != exitOK {
 		t.Errorf("serve stopped with exit %d after SIGHUP:\n%s", code, errb.String())
@@ -286,14 +283,14 @@ password_file = "pw"
 	stop, _, errb := startServe(t, "icepost serve started", "-config", filepath.Join(dir, "icepost.toml"))
 	// metrics_addr: /healthz says ok once the inbox was read, /metrics
 	// counts from the database.
-	healthy := false
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !healthy; time.Sleep(50 * time.Millisecond) {
+	healthy := waitfor.Within(10*time.Second, func() bool {
 		resp, err := http.Get("http://" + metrics + "/healthz")
-		if err == nil {
-			healthy = resp.StatusCode == http.StatusOK
-			resp.Body.Close()
+		if err != nil {
+			return false
 		}
-	}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
 	if !healthy {
 		t.Errorf("/healthz never said ok:\n%s", errb.String())
 	}
@@ -376,16 +373,37 @@ func TestOperatorNeedsADatabase(t *testing.T) {
 func TestBackupWhileHandling(t *testing.T) {
 	ctx := context.Background()
 	path, srv := operatorDB(t)
+	// The mails go on, one after another as fast as they are handled,
+	// until the test stops them: at its end whatever becomes of it (a
+	// test that fails before it stops them stops them all the same), and
+	// after two minutes at the most.
 	stopMail := make(chan struct{})
+	var stopOnce sync.Once
+	stop := func() { stopOnce.Do(func() { close(stopMail) }) }
 	var handled atomic.Int64
 	mailDone := make(chan error, 1)
+	finished := make(chan struct{})
+	t.Cleanup(func() {
+		stop()
+		select {
+		case <-finished:
+		case <-time.After(time.Minute):
+			t.Errorf("the mails went on a minute after the test stopped them (%d handled)", handled.Load())
+		}
+	})
 	go func() {
+		defer close(finished)
+		limit := time.Now().Add(2 * time.Minute)
 		for i := 0; ; i++ {
 			select {
 			case <-stopMail:
 				mailDone <- nil
 				return
 			default:
+			}
+			if time.Now().After(limit) {
+				mailDone <- fmt.Errorf("the test did not stop the mails in two minutes (%d handled)", i)
+				return
 			}
 			from := []string{"ada", "bob", "cy", "dee"}[i%4]
 			body := []string{"help", "digest on", "digest off", "games"}[i/4%4]
@@ -401,16 +419,14 @@ func TestBackupWhileHandling(t *testing.T) {
 	// goroutine that stopped on an error ends the test at once.
 	waitHandled := func(n int64) {
 		t.Helper()
-		for deadline := time.Now().Add(time.Minute); handled.Load() < n; time.Sleep(5 * time.Millisecond) {
+		waitfor.Until(t, fmt.Sprintf("%d mails handled", n), time.Minute, func() bool {
 			select {
 			case err := <-mailDone:
 				t.Fatalf("the mails stopped after %d: %v", handled.Load(), err)
 			default:
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%d mails handled in a minute, want %d", handled.Load(), n)
-			}
-		}
+			return handled.Load() >= n
+		})
 	}
 	waitHandled(20)
 	keys := processedKeys(t, srv.DB)
@@ -419,9 +435,14 @@ func TestBackupWhileHandling(t *testing.T) {
 	code, out, errs := runOp(t, "backup", "-db", path, dir)
 	during := handled.Load() - atBackup
 	waitHandled(atBackup + during + 5)
-	close(stopMail)
-	if err := <-mailDone; err != nil {
-		t.Fatal(err)
+	stop()
+	select {
+	case err := <-mailDone:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatalf("the mails did not stop in a minute (%d handled)", handled.Load())
 	}
 	if code != exitOK || !strings.Contains(out, path+" -> "+filepath.Join(dir, "icepost.db")+": ") || !strings.Contains(out, "integrity ok") {
 		t.Fatalf("backup: exit %d\n%s%s", code, out, errs)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"icepost/internal/waitfor"
 )
 
 // syncBuffer is a bytes.Buffer that a running command and the test can
@@ -38,16 +40,12 @@ func TestServeEmbedded(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncBuffer
 	db := filepath.Join(t.TempDir(), "icepost.db")
-	done := make(chan int)
+	done := make(chan int, 1) // room for the exit code when the test has given up waiting
 	go func() {
 		done <- run(ctx, []string{"serve", "-db", db, "-imap", "127.0.0.1:0", "-smtp", "127.0.0.1:0", "-q"}, nil, &out, &errb)
 	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(out.String(), "Stop with Ctrl-C") {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve printed no connection help:\n%s\n%s", out.String(), errb.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !waitfor.Within(20*time.Second, func() bool { return strings.Contains(out.String(), "Stop with Ctrl-C") }) {
+		t.Fatalf("serve printed no connection help:\n%s\n%s", out.String(), errb.String())
 	}
 	for _, want := range []string{"IMAP  127.0.0.1:", "SMTP  127.0.0.1:", "challenge icesickle bob@icepost.localhost"} {
 		if !strings.Contains(out.String(), want) {
@@ -84,16 +82,12 @@ func TestServeFallbackPortsAndStop(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	var out, errb syncBuffer
 	db := filepath.Join(t.TempDir(), "icepost.db")
-	done := make(chan int)
+	done := make(chan int, 1) // room for the exit code when the test has given up waiting
 	go func() {
 		done <- run(ctx, []string{"serve", "-db", db, "-imap", taken.Addr().String(), "-smtp", "127.0.0.1:0", "-q"}, nil, &out, &errb)
 	}()
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(out.String(), "Stop with Ctrl-C") {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve printed no connection help:\n%s\n%s", out.String(), errb.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !waitfor.Within(20*time.Second, func() bool { return strings.Contains(out.String(), "Stop with Ctrl-C") }) {
+		t.Fatalf("serve printed no connection help:\n%s\n%s", out.String(), errb.String())
 	}
 	if want := "NOTE: " + taken.Addr().String() + " is taken: IMAP listens on 127.0.0.1:"; !strings.Contains(errb.String(), want) {
 		t.Errorf("no loud word of the IMAP port taken (%q):\n%s", want, errb.String())

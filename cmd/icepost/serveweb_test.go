@@ -15,6 +15,7 @@ import (
 
 	gomail "github.com/emersion/go-message/mail"
 
+	"icepost/internal/waitfor"
 	"icepost/pbem/mailbox"
 )
 
@@ -41,7 +42,14 @@ func TestServeWeb(t *testing.T) {
 	defer stop()
 	ran := make(chan error, 1)
 	go func() { ran <- emb.daemon.Run(ctx) }()
-	defer func() { cancel(); <-ran }()
+	defer func() {
+		cancel()
+		select {
+		case <-ran:
+		case <-time.After(20 * time.Second):
+			t.Error("the daemon did not stop when its context ended")
+		}
+	}()
 
 	sys := emb.sys
 	send := func(body string) {
@@ -60,30 +68,33 @@ func TestServeWeb(t *testing.T) {
 	// waitMail waits for ada's mail number n (from 1) and returns its HTML part.
 	waitMail := func(n int) string {
 		t.Helper()
-		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		var raw []byte
+		if !waitfor.Within(60*time.Second, func() bool {
 			msgs, err := sys.Messages(ctx, "ada", "")
 			if err != nil || len(msgs) < n {
-				continue
+				return false
 			}
-			mr, err := gomail.CreateReader(bytes.NewReader(msgs[n-1].Raw))
+			raw = msgs[n-1].Raw
+			return true
+		}) {
+			t.Fatalf("ada's mail %d did not come: %s", n, errb.String())
+		}
+		mr, err := gomail.CreateReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			p, err := mr.NextPart()
 			if err != nil {
-				t.Fatal(err)
+				t.Fatalf("ada's mail %d has no HTML part: %v", n, err)
 			}
-			for {
-				p, err := mr.NextPart()
-				if err != nil {
-					t.Fatalf("ada's mail %d has no HTML part: %v", n, err)
-				}
-				if h, ok := p.Header.(*gomail.InlineHeader); ok {
-					if ct, _, _ := h.ContentType(); ct == "text/html" {
-						b, _ := io.ReadAll(p.Body)
-						return string(b)
-					}
+			if h, ok := p.Header.(*gomail.InlineHeader); ok {
+				if ct, _, _ := h.ContentType(); ct == "text/html" {
+					b, _ := io.ReadAll(p.Body)
+					return string(b)
 				}
 			}
 		}
-		t.Fatalf("ada's mail %d did not come: %s", n, errb.String())
-		return ""
 	}
 	send("challenge icesickle bot level=1")
 	page := waitMail(1)
@@ -129,22 +140,27 @@ func TestServeWebFlag(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncBuffer
 	db := filepath.Join(t.TempDir(), "icepost.db")
-	done := make(chan int)
+	done := make(chan int, 1) // room for the exit code when the test has given up waiting
 	go func() {
 		done <- run(ctx, []string{"serve", "-db", db, "-imap", "127.0.0.1:0", "-smtp", "127.0.0.1:0", "-web", "127.0.0.1:0", "-q"}, nil, &out, &errb)
 	}()
 	defer func() {
 		cancel()
-		if code := <-done; code != exitOK {
-			t.Errorf("serve stopped with exit %d: %s", code, errb.String())
+		select {
+		case code := <-done:
+			if code != exitOK {
+				t.Errorf("serve stopped with exit %d: %s", code, errb.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Error("serve did not stop when its context ended")
 		}
 	}()
 	var site []string
-	for deadline := time.Now().Add(20 * time.Second); site == nil; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("serve -web named no site:\n%s\n%s", out.String(), errb.String())
-		}
+	if !waitfor.Within(20*time.Second, func() bool {
 		site = regexp.MustCompile(`The web site: (http://127\.0\.0\.1:\d+/)`).FindStringSubmatch(out.String())
+		return site != nil
+	}) {
+		t.Fatalf("serve -web named no site:\n%s\n%s", out.String(), errb.String())
 	}
 	resp, err := http.Get(site[1])
 	if err != nil {

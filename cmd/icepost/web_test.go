@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"icepost/internal/waitfor"
 )
 
 func TestArchiveRatings(t *testing.T) {
@@ -56,18 +58,17 @@ func TestWebCommand(t *testing.T) {
 	mailDB, _ := operatorDB(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncBuffer
-	done := make(chan int)
+	done := make(chan int, 1) // room for the exit code when the test has given up waiting
 	go func() {
 		done <- run(ctx, []string{"web", "-q", "-addr", "127.0.0.1:0", "-db", db, "-mail-db", mailDB}, nil, &out, &errb)
 	}()
 	var url string
-	for i := 0; i < 100 && url == ""; i++ {
-		time.Sleep(20 * time.Millisecond)
+	if !waitfor.Within(20*time.Second, func() bool {
 		if s := out.String(); strings.Contains(s, "http://") {
 			url = strings.Fields(s[strings.Index(s, "http://"):])[0]
 		}
-	}
-	if url == "" {
+		return url != ""
+	}) {
 		cancel()
 		t.Fatalf("no address said: %s %s", out.String(), errb.String())
 	}
@@ -83,8 +84,13 @@ func TestWebCommand(t *testing.T) {
 		}
 	}
 	cancel()
-	if code := <-done; code != exitOK {
-		t.Errorf("exit %d: %s", code, errb.String())
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("exit %d: %s", code, errb.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("web did not stop when its context ended")
 	}
 	// No archive there: refused, and none made.
 	missing := filepath.Join(dir, "nothere.db")
