@@ -727,6 +727,14 @@ func TestConcurrentWriterAndReaders(t *testing.T) {
 	}
 	defer r.Close()
 	src := genGames(t, 600, 3)
+	// The games the mail writer adds are made here: makeGame fails the
+	// test with t.Fatal, which only the test's goroutine may call. The
+	// goroutines below send their errors to errc, which the test reads
+	// when they are done.
+	var mailGames []testGame
+	for i := range 30 {
+		mailGames = append(mailGames, makeGame(t, uint64(100+i), 0, []string{"Mail A", "Mail B"}, "mail", "", nil, ""))
+	}
 	var wg sync.WaitGroup
 	errc := make(chan error, 100)
 	wg.Add(1)
@@ -738,8 +746,7 @@ func TestConcurrentWriterAndReaders(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		for i := range 30 {
-			g := makeGame(t, uint64(100+i), 0, []string{"Mail A", "Mail B"}, "mail", "", nil, "")
+		for i, g := range mailGames {
 			rg, err := replayText("", []byte(g.text))
 			if err != nil {
 				errc <- err
