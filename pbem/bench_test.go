@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/pbem/outbox"
 	"icepost/pbem/replytoken"
 	"icepost/rules"
 	"icepost/rules/icesickle"
@@ -47,7 +48,7 @@ func BenchmarkMail(b *testing.B) {
 		planned += g.length(b)
 		games = append(games, g)
 	}
-	sent := &countingSender{Sender: w.d.Sender}
+	sent := &countingSender{Mailer: w.d.Sender}
 	w.d.Sender = sent
 	ctx, cancel := context.WithCancel(w.ctx)
 	defer cancel()
@@ -159,7 +160,7 @@ func BenchmarkMailLatency(b *testing.B) {
 	w.srv.Now = nil // real time, so that the daemon's timers run
 	g := &benchGames{w: w}
 	g.newGame(b)
-	sent := &countingSender{Sender: w.d.Sender}
+	sent := &countingSender{Mailer: w.d.Sender}
 	w.d.Sender = sent
 	ctx, cancel := context.WithCancel(w.ctx)
 	defer cancel()
@@ -230,12 +231,12 @@ func selfCPU() time.Duration {
 
 // countingSender counts the mails sent.
 type countingSender struct {
-	Sender
+	outbox.Mailer
 	n atomic.Int64
 }
 
 func (s *countingSender) Send(ctx context.Context, from string, to []string, msg []byte) error {
-	err := s.Sender.Send(ctx, from, to, msg)
+	err := s.Mailer.Send(ctx, from, to, msg)
 	if err == nil {
 		s.n.Add(1)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"icepost/notation"
+	"icepost/pbem/outbox"
 	"icepost/pbem/replytoken"
 	"icepost/rules"
 )
@@ -38,7 +39,7 @@ func BenchmarkBotBoardLatency(b *testing.B) {
 	w.srv.Bots = Bots{Level: level}
 	clock := &botClock{commits: map[[2]int64]time.Time{}, sends: map[[2]int64]time.Time{}}
 	w.srv.Log = slog.New(clock)
-	w.d.Sender = &timedSender{Sender: w.d.Sender, clock: clock}
+	w.d.Sender = &timedSender{Mailer: w.d.Sender, clock: clock}
 	w.d.Poll = time.Minute // IDLE wakes the daemon for each round
 	var gs []*botGame
 	for range games {
@@ -139,12 +140,12 @@ func (c *botClock) Handle(_ context.Context, r slog.Record) error {
 
 // timedSender notes when each board to seat 1 is sent.
 type timedSender struct {
-	Sender
+	outbox.Mailer
 	clock *botClock
 }
 
 func (s *timedSender) Send(ctx context.Context, from string, to []string, msg []byte) error {
-	err := s.Sender.Send(ctx, from, to, msg)
+	err := s.Mailer.Send(ctx, from, to, msg)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailbox"
+	"icepost/pbem/outbox"
 )
 
 // Config is the daemon's TOML configuration file. Secrets (passwords, the
@@ -149,7 +150,7 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, err
 	}
 	if c.KeepSent.Duration == 0 {
-		c.KeepSent.Duration = DefaultKeepSent
+		c.KeepSent.Duration = outbox.DefaultKeepSent
 	}
 	return &c, nil
 }

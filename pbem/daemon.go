@@ -13,6 +13,7 @@ import (
 
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailerr"
+	"icepost/pbem/outbox"
 	"icepost/pbem/store"
 )
 
@@ -29,19 +30,11 @@ type Mailbox interface {
 	Wait(ctx context.Context, timeout time.Duration) error
 }
 
-// Sender sends one mail: *mailbox.Sender is one. An error that
-// mailerr.Classify calls temporary is tried again later; an operator fault
-// stops sending until it passes, and keeps every mail; any other gives
-// the mail up.
-type Sender interface {
-	Send(ctx context.Context, from string, to []string, msg []byte) error
-}
-
 // Daemon runs the mail loop: read, handle, file, and send the outbox.
 type Daemon struct {
 	Server  *Server
 	Mailbox Mailbox
-	Sender  Sender
+	Sender  outbox.Mailer
 	// Poll is how long to wait for new mail before looking again (IDLE
 	// may wake the loop sooner); default one minute.
 	Poll time.Duration
@@ -62,14 +55,12 @@ type Daemon struct {
 	botWake chan struct{}
 	// analysisWake wakes the analysis loop (analyze.go).
 	analysisWake chan struct{}
-	synced       atomic.Int64 // outbox rows up to this id are durable (syncDB)
 	lastTick     time.Time
 	dryRunSeen   map[uint32]bool
-	hold         outboxHold       // sending stopped by an operator fault (outbox.go)
 	inboxRemind  mailerr.Reminder // an operator fault of the inbox
-	// unrecorded are sends whose outcome could not be written (a full
-	// disk): SendOutbox writes them before it sends anything else.
-	unrecorded []sendOutcome
+	// outbox sends the outbox (package outbox): made at the first use.
+	outbox     *outbox.Sender
+	outboxOnce sync.Once
 	// inboxErr is the inbox loop's last look at the mailbox: nil when
 	// it worked (InboxState).
 	inboxErr atomic.Pointer[error]
@@ -312,7 +303,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 	if d.Server.DryRun || n == 0 {
 		return n, herr
 	}
-	if err := d.syncDB(ctx); err != nil {
+	if err := d.sender().Sync(ctx); err != nil {
 		return n, errors.Join(herr, err)
 	}
 	d.poke() // the replies are durable: send them while the mails are filed
@@ -385,21 +376,6 @@ func (d *Daemon) handle(ctx context.Context, m mailbox.Mail) (disp Disposition, 
 	return d.Server.Handle(ctx, m.Raw)
 }
 
-// syncDB is Server.syncDB, and remembers which outbox rows it made
-// durable, so that SendOutbox syncs only for rows queued since.
-func (d *Daemon) syncDB(ctx context.Context) error {
-	id, err := d.Server.syncDB(ctx)
-	if err != nil {
-		return err
-	}
-	for {
-		old := d.synced.Load()
-		if id <= old || d.synced.CompareAndSwap(old, id) {
-			return nil
-		}
-	}
-}
-
 func (d *Daemon) poke() {
 	if d.wake == nil {
 		return
@@ -411,7 +387,7 @@ func (d *Daemon) poke() {
 }
 
 func (d *Daemon) sendLoop(ctx context.Context) {
-	defer d.recordUnrecorded()
+	defer d.sender().Stop()
 	for ctx.Err() == nil {
 		next, err := d.SendOutbox(ctx)
 		if err != nil && ctx.Err() == nil {
@@ -435,278 +411,25 @@ func (d *Daemon) sendLoop(ctx context.Context) {
 	}
 }
 
-// outboxItem is a mail of the outbox to send.
-type outboxItem struct {
-	id       int64
-	to       string
-	msg      []byte
-	attempts int
-	created  int64
+// sender is the daemon's outbox.Sender, made from its settings at the
+// first use.
+func (d *Daemon) sender() *outbox.Sender {
+	d.outboxOnce.Do(func() {
+		d.outbox = &outbox.Sender{DB: d.Server.DB, Mail: mailer{d}, From: d.Server.Address, Now: d.Server.now, Log: d.Server.log(),
+			GiveUp: d.GiveUp, Workers: d.Senders, DryRun: d.Server.DryRun, Writers: &d.Server.writeMu}
+	})
+	return d.outbox
 }
 
-// SendOutbox sends every mail that is due, and returns when the next one
-// not yet due is (zero when none). Mails to different recipients go out
-// on up to Daemon.Senders connections at once; the mails to one recipient
-// go out one after another, in the order they were queued.
-//
-// An operator fault (a login refused, a certificate not trusted: see
-// mailerr) stops sending: the mails stay queued as they were, and
-// SendOutbox tries again with one mail, from a minute later doubling up
-// to five minutes, until one goes through (outbox.go).
+// SendOutbox sends every mail of the outbox that is due
+// (outbox.Sender.Send), and returns when the next one is due.
 func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
-	// Mails sent whose outcome could not be written are written first:
-	// until a write succeeds, nothing is sent, since they would be sent
-	// again and their outcome could not be written either.
-	if len(d.unrecorded) > 0 {
-		if err := d.recordSent(ctx, d.unrecorded); err != nil {
-			return time.Time{}, fmt.Errorf("%d mails sent are not yet recorded, and nothing more is sent until they are: %w", len(d.unrecorded), err)
-		}
-		d.unrecorded = nil
-	}
-	db := d.Server.DB
-	now := d.Server.now()
-	if err := d.loadHold(ctx); err != nil {
-		return time.Time{}, err
-	}
-	probe := d.hold.held()
-	if probe && now.Before(d.hold.probeAt) {
-		return d.hold.probeAt, nil
-	}
-	rows, err := db.QueryContext(ctx, `SELECT id, recipient, message, attempts, created_at FROM pbem_outbox
-		WHERE sent_at IS NULL AND failed_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT 100`, now.Unix())
-	if err != nil {
-		return time.Time{}, err
-	}
-	var items []outboxItem
-	for rows.Next() {
-		var it outboxItem
-		if err := rows.Scan(&it.id, &it.to, &it.msg, &it.attempts, &it.created); err != nil {
-			rows.Close()
-			return time.Time{}, err
-		}
-		items = append(items, it)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return time.Time{}, err
-	}
-	if probe && len(items) > 1 {
-		items = items[:1] // the oldest mail due tells whether the fault is over
-	}
-	// A reply goes out only once the commit that queued it is durable:
-	// the inbox loop syncs each batch (ProcessInbox); others, the bots'
-	// moves and the clocks, are synced here.
-	if len(items) > 0 && items[len(items)-1].id > d.synced.Load() {
-		if err := d.syncDB(ctx); err != nil {
-			return time.Time{}, err
-		}
-	}
-	// One queue per recipient, in the order of their first mail.
-	var queues [][]outboxItem
-	at := map[string]int{}
-	for _, it := range items {
-		i, ok := at[it.to]
-		if !ok {
-			i = len(queues)
-			at[it.to] = i
-			queues = append(queues, nil)
-		}
-		queues[i] = append(queues[i], it)
-	}
-	workers := d.Senders
-	if workers <= 0 {
-		workers = 4
-	}
-	workers = min(workers, len(queues))
-	// The senders hand what became of each mail to one recorder, which
-	// writes it as soon as it gets the database, with whatever else came
-	// meanwhile in the same transaction: a sender never waits for a
-	// handled mail's transaction to end.
-	outcomes := make(chan sendOutcome, len(items))
-	recorded := make(chan error, 1)
-	var failed atomic.Bool
-	go func() {
-		var err error
-		d.unrecorded, err = d.record(ctx, outcomes, &failed)
-		recorded <- err
-	}()
-	// An operator fault stops every sender after the mail in hand: the
-	// next would meet it too.
-	var fault atomic.Pointer[error]
-	var reached atomic.Bool // a send got an answer about its mail
-	work := make(chan []outboxItem)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for q := range work {
-				for _, it := range q {
-					if failed.Load() || fault.Load() != nil || ctx.Err() != nil {
-						break
-					}
-					o := d.sendOne(ctx, it)
-					if o.fault != nil {
-						fault.CompareAndSwap(nil, &o.fault)
-					} else if !o.stopped {
-						reached.Store(true)
-					}
-					outcomes <- o
-				}
-			}
-		})
-	}
-	for _, q := range queues {
-		work <- q
-	}
-	close(work)
-	wg.Wait()
-	close(outcomes)
-	if err := <-recorded; err != nil {
-		return time.Time{}, err
-	}
-	if err := ctx.Err(); err != nil {
-		return time.Time{}, err
-	}
-	if f := fault.Load(); f != nil {
-		return d.holdSending(ctx, now, *f)
-	}
-	if reached.Load() && d.hold.held() {
-		if err := d.resumeSending(ctx, now); err != nil {
-			return time.Time{}, err
-		}
-	}
-	var next int64
-	err = db.QueryRowContext(ctx, `SELECT coalesce(min(next_try_at), 0) FROM pbem_outbox WHERE sent_at IS NULL AND failed_at IS NULL`).Scan(&next)
-	if err != nil || next == 0 {
-		return time.Time{}, err
-	}
-	return time.Unix(next, 0), nil
+	return d.sender().Send(ctx)
 }
 
-// sendOutcome is what became of one mail of the outbox.
-type sendOutcome struct {
-	id      int64
-	at      time.Time
-	sent    bool
-	giveUp  bool      // failed for good
-	retryAt time.Time // failed for now
-	err     string
-	stopped bool  // not sent: the daemon is stopping
-	fault   error // not sent: an operator fault; the mail stays as it was
-}
+// mailer sends with the daemon's Sender as it is at each send.
+type mailer struct{ d *Daemon }
 
-// sendOne sends one mail of the outbox and says what became of it: sent,
-// given up, or to be tried again later.
-func (d *Daemon) sendOne(ctx context.Context, it outboxItem) sendOutcome {
-	giveUp := d.GiveUp
-	if giveUp == 0 {
-		giveUp = 48 * time.Hour
-	}
-	err := d.Sender.Send(ctx, d.Server.Address, []string{it.to}, it.msg)
-	o := sendOutcome{id: it.id, at: d.Server.now(), sent: err == nil}
-	if err == nil {
-		return o
-	}
-	o.err = err.Error()
-	kind := mailerr.Classify(err)
-	switch {
-	case ctx.Err() != nil:
-		o.stopped = true // not refused: due again at the next start
-	case kind == mailerr.Operator:
-		o.fault = err // about no mail: holdSending logs it
-	default:
-		temp := kind == mailerr.Temporary
-		d.Server.log().Warn("sending", "to", it.to, "err", err, "temporary", temp)
-		// The two days count from the mail's queueing, or from the end
-		// of the last operator fault: a fault is nobody's mail's.
-		from := time.Unix(it.created, 0)
-		if d.hold.resumed.After(from) {
-			from = d.hold.resumed
-		}
-		if !temp || o.at.Sub(from) > giveUp {
-			o.giveUp = true
-		} else {
-			o.retryAt = o.at.Add(time.Minute << min(it.attempts, 6)) // 1 min doubling to about an hour
-		}
-	}
-	return o
-}
-
-// record writes the outcomes of sendOne as they come, all that have come
-// in one transaction. When it cannot (a full disk), it sets failed, so
-// that no more is sent, and returns the error with the outcomes not
-// written, those of the mails still being sent included: the next
-// SendOutbox writes them before it sends anything, so that a mail is not
-// sent again because its outcome could not be written. Only a stop of
-// the process before they are written sends them again (at least once,
-// never lost).
-func (d *Daemon) record(ctx context.Context, outcomes <-chan sendOutcome, failed *atomic.Bool) ([]sendOutcome, error) {
-	for o := range outcomes {
-		batch := []sendOutcome{o}
-	more:
-		for {
-			select {
-			case o, ok := <-outcomes:
-				if !ok {
-					break more
-				}
-				batch = append(batch, o)
-			default:
-				break more
-			}
-		}
-		if err := d.recordSent(ctx, batch); err != nil {
-			failed.Store(true)
-			for o := range outcomes {
-				batch = append(batch, o)
-			}
-			return batch, err
-		}
-	}
-	return nil, nil
-}
-
-// recordUnrecorded tries once more, as the send loop stops, to write the
-// outcomes that could not be written; those it cannot are sent again by
-// the next process.
-func (d *Daemon) recordUnrecorded() {
-	if len(d.unrecorded) == 0 {
-		return
-	}
-	if err := d.recordSent(context.Background(), d.unrecorded); err != nil {
-		d.Server.log().Error("stopping with mails sent but not recorded: the next start sends them again", "mails", len(d.unrecorded), "err", err)
-		return
-	}
-	d.unrecorded = nil
-}
-
-func (d *Daemon) recordSent(ctx context.Context, batch []sendOutcome) error {
-	// A mail sent is recorded even when the daemon is stopping, so that
-	// the next start does not send it again.
-	ctx = context.WithoutCancel(ctx)
-	defer d.Server.writing()()
-	tx, err := d.Server.DB.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	for _, o := range batch {
-		switch {
-		case o.stopped:
-			continue
-		case o.fault != nil:
-			// Kept as it was, not counted as a try; the error says
-			// why it waits (icepost outbox list).
-			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET last_error = ? WHERE id = ?`, o.err, o.id)
-		case o.sent:
-			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET sent_at = ?, attempts = attempts + 1 WHERE id = ?`, o.at.Unix(), o.id)
-		case o.giveUp:
-			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET failed_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, o.at.Unix(), o.err, o.id)
-		default:
-			_, err = tx.ExecContext(ctx, `UPDATE pbem_outbox SET next_try_at = ?, attempts = attempts + 1, last_error = ? WHERE id = ?`, o.retryAt.Unix(), o.err, o.id)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
+func (m mailer) Send(ctx context.Context, from string, to []string, msg []byte) error {
+	return m.d.Sender.Send(ctx, from, to, msg)
 }

@@ -80,7 +80,7 @@ func TestFullDiskSendsNoBoardTwice(t *testing.T) {
 	}
 	filler := fillDisk(t, dir)
 
-	sent := &countingSender{Sender: w.d.Sender}
+	sent := &countingSender{Mailer: w.d.Sender}
 	w.d.Sender = sent
 	ctx, stop := context.WithCancel(w.ctx)
 	done := make(chan error, 1)

@@ -136,7 +136,7 @@ func TestUnrecordedSendsAreNotSentAgain(t *testing.T) {
 	ids := tokenGames(t, w, "bob", "cy", "dee")
 	before := delivered(w)
 	firstMoves(t, w, ids[:2])
-	sent := &countingSender{Sender: w.d.Sender}
+	sent := &countingSender{Mailer: w.d.Sender}
 	w.d.Sender = sent
 
 	restore := failRecording(t, w)
@@ -144,8 +144,8 @@ func TestUnrecordedSendsAreNotSentAgain(t *testing.T) {
 		t.Fatal("SendOutbox could not record and said nothing")
 	}
 	first := sent.n.Load()
-	if first == 0 || len(w.d.unrecorded) != int(first) {
-		t.Fatalf("%d mails sent, %d outcomes kept to write", first, len(w.d.unrecorded))
+	if first == 0 || w.d.sender().Unrecorded() != int(first) {
+		t.Fatalf("%d mails sent, %d outcomes kept to write", first, w.d.sender().Unrecorded())
 	}
 	firstMoves(t, w, ids[2:]) // a mail queued since waits too
 	for range 3 {
@@ -173,13 +173,13 @@ func TestUnrecordedSendsAreNotSentAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	restore = failRecording(t, w)
-	if _, err := w.d.SendOutbox(w.ctx); err == nil || len(w.d.unrecorded) == 0 {
-		t.Fatalf("SendOutbox: %v, %d outcomes kept", err, len(w.d.unrecorded))
+	if _, err := w.d.SendOutbox(w.ctx); err == nil || w.d.sender().Unrecorded() == 0 {
+		t.Fatalf("SendOutbox: %v, %d outcomes kept", err, w.d.sender().Unrecorded())
 	}
 	restore()
-	w.d.recordUnrecorded()
-	if n := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`); n != 0 || len(w.d.unrecorded) != 0 {
-		t.Fatalf("%d mails unsent, %d outcomes kept", n, len(w.d.unrecorded))
+	w.d.sender().Stop()
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`); n != 0 || w.d.sender().Unrecorded() != 0 {
+		t.Fatalf("%d mails unsent, %d outcomes kept", n, w.d.sender().Unrecorded())
 	}
 
 	got := delivered(w)

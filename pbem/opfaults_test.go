@@ -17,6 +17,7 @@ import (
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailerr"
 	"icepost/pbem/mailtest"
+	"icepost/pbem/outbox"
 )
 
 // smtpWithAuth is a submission server as operators run them: AUTH over
@@ -109,7 +110,7 @@ func TestWrongSMTPPasswordLosesNothing(t *testing.T) {
 	if strings.Contains(out, "level=WARN msg=sending") {
 		t.Errorf("the fault is logged mail by mail:\n%s", out)
 	}
-	held, why, err := w.srv.OutboxHeld(w.ctx)
+	held, why, err := outbox.Held(w.ctx, w.srv.DB)
 	if err != nil || held.IsZero() || why != advice {
 		t.Errorf("OutboxHeld = %v, %q, %v", held, why, err)
 	}
@@ -148,7 +149,7 @@ func TestWrongSMTPPasswordLosesNothing(t *testing.T) {
 	if n := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE sent_at IS NOT NULL AND attempts = 1`); n != queued {
 		t.Errorf("%d mails recorded sent at their first try, want %d", n, queued)
 	}
-	if held, _, _ := w.srv.OutboxHeld(w.ctx); !held.IsZero() {
+	if held, _, _ := outbox.Held(w.ctx, w.srv.DB); !held.IsZero() {
 		t.Error("the outbox is still held after the fix")
 	}
 	if !strings.Contains(log.String(), "sending again: the operator fault is over") {
@@ -210,7 +211,7 @@ func TestStaleOAuth2TokenLosesNothing(t *testing.T) {
 	if n := len(srv.Deliveries()); n != queued {
 		t.Errorf("%d mails delivered after the refresh, want %d", n, queued)
 	}
-	if held, _, _ := w.srv.OutboxHeld(w.ctx); !held.IsZero() {
+	if held, _, _ := outbox.Held(w.ctx, w.srv.DB); !held.IsZero() {
 		t.Error("the outbox is still held after the refresh")
 	}
 }
@@ -230,7 +231,7 @@ func TestRecipientRefusedFailsOneMail(t *testing.T) {
 	if n := len(srv.Deliveries()); n != 2 {
 		t.Errorf("%d mails delivered, want ada's 2", n)
 	}
-	failed, err := w.srv.Outbox(w.ctx, true)
+	failed, err := outbox.List(w.ctx, w.srv.DB, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,20 +241,20 @@ func TestRecipientRefusedFailsOneMail(t *testing.T) {
 	if !strings.Contains(failed[0].Subject, "no command found") {
 		t.Errorf("Subject = %q", failed[0].Subject)
 	}
-	if held, _, _ := w.srv.OutboxHeld(w.ctx); !held.IsZero() {
+	if held, _, _ := outbox.Held(w.ctx, w.srv.DB); !held.IsZero() {
 		t.Error("a recipient's refusal held the outbox")
 	}
 
 	// bob's mailbox is made; the operator retries one, then all.
 	srv.SetRefused("bob@club.test", nil)
-	if _, err := w.srv.RetryOutbox(w.ctx, 999); !errors.Is(err, ErrNoMail) {
+	if _, err := outbox.Retry(w.ctx, w.srv.DB, 999, w.clock.Now()); !errors.Is(err, outbox.ErrNoMail) {
 		t.Errorf("RetryOutbox of no mail = %v", err)
 	}
-	if n, err := w.srv.RetryOutbox(w.ctx, failed[0].ID); n != 1 || err != nil {
+	if n, err := outbox.Retry(w.ctx, w.srv.DB, failed[0].ID, w.clock.Now()); n != 1 || err != nil {
 		t.Fatalf("RetryOutbox(%d) = %d, %v", failed[0].ID, n, err)
 	}
 	// all: the other given up, and the one made due already.
-	if n, err := w.srv.RetryOutbox(w.ctx, 0); n != 2 || err != nil {
+	if n, err := outbox.Retry(w.ctx, w.srv.DB, 0, w.clock.Now()); n != 2 || err != nil {
 		t.Fatalf("RetryOutbox(all) = %d, %v", n, err)
 	}
 	if _, err := d.SendOutbox(w.ctx); err != nil {
@@ -262,11 +263,11 @@ func TestRecipientRefusedFailsOneMail(t *testing.T) {
 	if n := len(srv.Deliveries()); n != 4 {
 		t.Errorf("%d mails delivered after the retry, want 4", n)
 	}
-	if left, _ := w.srv.Outbox(w.ctx, false); len(left) != 0 {
+	if left, _ := outbox.List(w.ctx, w.srv.DB, false); len(left) != 0 {
 		t.Errorf("left in the outbox: %+v", left)
 	}
 	// A mail sent is never sent again.
-	if _, err := w.srv.RetryOutbox(w.ctx, failed[0].ID); !errors.Is(err, ErrNoMail) {
+	if _, err := outbox.Retry(w.ctx, w.srv.DB, failed[0].ID, w.clock.Now()); !errors.Is(err, outbox.ErrNoMail) {
 		t.Errorf("RetryOutbox of a sent mail = %v", err)
 	}
 }

@@ -19,8 +19,8 @@ import (
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailerr"
 	"icepost/pbem/mailread"
+	"icepost/pbem/outbox"
 	"icepost/pbem/outmail"
-	"icepost/pbem/store"
 )
 
 // Archiver stores a finished game inside the daemon's transaction.
@@ -441,13 +441,12 @@ func (h *handling) flush() error {
 		if err != nil {
 			return err
 		}
-		due, key := h.now, sql.NullString{}
+		due, key := h.now, ""
 		if hd, ok := h.held[m]; ok {
-			due, key = h.now.Add(hd.delay), sql.NullString{String: hd.key, Valid: true}
+			due, key = h.now.Add(hd.delay), hd.key
 		}
-		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_outbox (recipient, message, created_at, next_try_at, supersede) VALUES (?, ?, ?, ?, ?)`,
-			m.To, raw, h.now.Unix(), due.Unix(), key); err != nil {
-			return fmt.Errorf("pbem: outbox: %w", err)
+		if err := outbox.Queue(h.ctx, h.tx, m.To, raw, h.now, due, key); err != nil {
+			return fmt.Errorf("pbem: %w", err)
 		}
 	}
 	return nil
@@ -520,10 +519,4 @@ func (h *handling) allowReply(addr string, kind replyKind) (bool, error) {
 	h.threadReply(m)
 	h.send(m)
 	return false, nil
-}
-
-// syncDB is store.Sync with the server's writers kept out.
-func (s *Server) syncDB(ctx context.Context) (outbox int64, err error) {
-	defer s.writing()()
-	return store.Sync(ctx, s.DB, s.now())
 }

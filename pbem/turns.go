@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"icepost/pbem/outbox"
 	"icepost/pbem/outmail"
 	"icepost/pbem/replytoken"
 )
@@ -79,11 +80,11 @@ func (h *handling) replaceConfirmations(g *game) (string, error) {
 		if st.bot > 0 {
 			continue
 		}
-		res, err := h.tx.ExecContext(h.ctx, `DELETE FROM pbem_outbox WHERE supersede = ? AND sent_at IS NULL`, confirmKey(g.id, i+1))
+		n, err := outbox.Supersede(h.ctx, h.tx, confirmKey(g.id, i+1))
 		if err != nil {
 			return "", err
 		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
+		if n == 0 {
 			continue
 		}
 		// The move it confirmed is the one before the bot's, this seat's.

@@ -23,6 +23,7 @@ import (
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailerr"
+	"icepost/pbem/outbox"
 	"icepost/sqlitedb"
 )
 
@@ -216,12 +217,12 @@ func checkDatabase(ctx context.Context, path string) (string, error) {
 		return path + " (no mail daemon tables yet: serve adds them)", nil
 	}
 	srv := &pbem.Server{DB: db}
-	waiting, failed, err := srv.OutboxCounts(ctx)
+	waiting, failed, err := outbox.Counts(ctx, srv.DB)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	good := fmt.Sprintf("%s (outbox: %d waiting, %d given up)", path, waiting, failed)
-	since, advice, err := srv.OutboxHeld(ctx)
+	since, advice, err := outbox.Held(ctx, srv.DB)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}

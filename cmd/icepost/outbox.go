@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"icepost/pbem"
+	"icepost/pbem/outbox"
 )
 
 func cmdOutbox(e *env, args []string) int { return operator(e, "outbox", args) }
@@ -26,12 +27,12 @@ func outboxList(e *env, srv *pbem.Server, args []string) int {
 		fmt.Fprintln(e.stderr, "icepost outbox list: no arguments but -failed")
 		return exitUsage
 	}
-	if since, advice, err := srv.OutboxHeld(e.ctx); err != nil {
+	if since, advice, err := outbox.Held(e.ctx, srv.DB); err != nil {
 		return failed(e, "outbox list", err)
 	} else if !since.IsZero() {
 		fmt.Fprintf(e.stdout, "Sending is held since %s: %s\nThe mails wait; the daemon tries again by itself. Fix the setting and restart it.\n\n", since.Format("2006-01-02 15:04 MST"), advice)
 	}
-	ms, err := srv.Outbox(e.ctx, *failedOnly)
+	ms, err := outbox.List(e.ctx, srv.DB, *failedOnly)
 	if err != nil {
 		return failed(e, "outbox list", err)
 	}
@@ -71,8 +72,8 @@ func outboxRetry(e *env, srv *pbem.Server, args []string) int {
 			return exitUsage
 		}
 	}
-	n, err := srv.RetryOutbox(e.ctx, id)
-	if errors.Is(err, pbem.ErrNoMail) {
+	n, err := outbox.Retry(e.ctx, srv.DB, id, time.Now())
+	if errors.Is(err, outbox.ErrNoMail) {
 		fmt.Fprintf(e.stderr, "icepost outbox retry: %v\n", err)
 		return exitInvalid
 	}
