@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"icepost/pbem"
 
 	"icepost/pbem/outbox"
 	"icepost/pbem/replytoken"
@@ -288,7 +290,7 @@ func (g *benchGames) tryMove() error {
 	seat := g.s.ToMove()
 	tok := replytoken.Token{Kind: 'm', Game: g.id, Seat: seat, Ply: g.ply}.Sign(w.srv.Secret)
 	from := []string{"", "ada", "bob"}[seat]
-	raw := w.write(from, w.srv.plusAddress(tok), "Re: game", "", g.s.FormatMove(m))
+	raw := w.write(from, w.srv.PlusAddress(tok), "Re: game", "", g.s.FormatMove(m))
 	if err := w.appendInbox(w.ctx, "games", []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
 		return err
 	}
@@ -312,7 +314,7 @@ func (g *benchGames) newGame(b testing.TB) {
 		b.Fatal(err)
 	}
 	tok := replytoken.Token{Kind: 'i', Game: g.id, Seat: 2}.Sign(w.srv.Secret)
-	w.deliver(w.write("bob", w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
+	w.deliver(w.write("bob", w.srv.PlusAddress(tok), "Re: invitation", "", "accept"))
 	if _, err := w.d.ProcessInbox(w.ctx); err != nil {
 		b.Fatal(err)
 	}
@@ -321,7 +323,7 @@ func (g *benchGames) newGame(b testing.TB) {
 	}
 	var status string
 	w.srv.DB.QueryRow(`SELECT status FROM pbem_games WHERE id = ?`, g.id).Scan(&status)
-	if status != statusActive {
+	if status != pbem.StatusActive {
 		b.Fatalf("game %d is %s after accept", g.id, status)
 	}
 	g.s, g.ply = icesickle.Start(), 0
@@ -349,7 +351,7 @@ func BenchmarkMailMemory(b *testing.B) {
 	for i := 1; i <= n; i++ {
 		handle(w.write("ada", adaConfirms(w), "new game", "", "challenge icesickle "+w.sys.Address("bob")))
 		tok := replytoken.Token{Kind: 'i', Game: int64(i), Seat: 2}.Sign(w.srv.Secret)
-		handle(w.write("bob", w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
+		handle(w.write("bob", w.srv.PlusAddress(tok), "Re: invitation", "", "accept"))
 	}
 	// The outbox would be sent by the daemon; here it is cleared so that
 	// the measurement is of games, not of unsent mail.
@@ -360,7 +362,7 @@ func BenchmarkMailMemory(b *testing.B) {
 	for b.Loop() {
 		for id := int64(1); id <= int64(n); id += 100 {
 			tok := replytoken.Token{Kind: 'm', Game: id, Seat: 1, Ply: 0}.Sign(w.srv.Secret)
-			w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", "L@c3"))
+			w.deliver(w.write("ada", w.srv.PlusAddress(tok), "Re: game", "", "L@c3"))
 		}
 		if _, err := w.d.ProcessInbox(w.ctx); err != nil {
 			b.Fatal(err)
@@ -383,5 +385,5 @@ func BenchmarkMailMemory(b *testing.B) {
 // that asked her to confirm a command: it carries her address token, the
 // proof that a challenge needs.
 func adaConfirms(w *world) string {
-	return w.srv.plusAddress(replytoken.ForAddress(w.srv.Secret, w.sys.Address("ada")))
+	return w.srv.PlusAddress(replytoken.ForAddress(w.srv.Secret, w.sys.Address("ada")))
 }

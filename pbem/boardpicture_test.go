@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"icepost/pbem"
 
 	gomail "github.com/emersion/go-message/mail"
 )
@@ -119,7 +121,7 @@ func TestBoardMailAfterResignation(t *testing.T) {
 
 func TestWrapCode(t *testing.T) {
 	code := "Pikemen 2 12 L2UL2UL2UM2US2U3/L2UM2UM2US2U4/L2UM2US2U5/M2US2U5S1U/S2U5S1UM1U/5S1UM1UL1U/4S1UM1UM1UL1U/3S1UM1UL1UL1UL1U 0:0 1"
-	lines := wrapCode(code, 40)
+	lines := pbem.WrapCode(code, 40)
 	if len(lines) < 2 {
 		t.Fatalf("wrapCode did not break %q", code)
 	}
@@ -131,7 +133,7 @@ func TestWrapCode(t *testing.T) {
 	if got := strings.Join(lines, " "); strings.ReplaceAll(strings.ReplaceAll(got, "/ ", "/"), "  ", " ") != code {
 		t.Errorf("wrapCode(%q) = %q: joined it is %q", code, lines, got)
 	}
-	if got := wrapCode("IceLady 8/8 4 4 1", 76); len(got) != 1 {
+	if got := pbem.WrapCode("IceLady 8/8 4 4 1", 76); len(got) != 1 {
 		t.Errorf("a short code was broken: %q", got)
 	}
 }

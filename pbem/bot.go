@@ -168,9 +168,10 @@ var botJobs = &jobqueue.Queue{Name: "bots", Table: "pbem_bot_jobs", Key: "ply",
 // and returns how many jobs it finished. It returns an error when a job
 // could not be done for a reason that may pass (the database busy, ctx
 // ended); a job that fails for another reason is tried again later, less
-// and less often, and logged at Error level.
-func (s *Server) RunBots(ctx context.Context) (int, error) {
-	return s.runJobs(ctx, botJobs, s.runBotJob, nil)
+// and less often, and logged at Error level. It calls done, when not
+// nil, after each job whose result is committed.
+func (s *Server) RunBots(ctx context.Context, done func()) (int, error) {
+	return s.runJobs(ctx, botJobs, s.runBotJob, done)
 }
 
 // runBotJob does one job: a search, then its result in one transaction.
@@ -317,13 +318,6 @@ func (s *Server) readGame(ctx context.Context, id int64) (*game, error) {
 	defer tx.Rollback()
 	return s.newHandling(ctx, tx).loadGame(id)
 }
-
-// botLoop runs the bots' jobs until ctx ends: when a mail or a tick may
-// have queued one (wakeBots), and every poll otherwise.
-func (d *Daemon) botLoop(ctx context.Context) { d.jobLoop(ctx, botJobs, d.Server.runBotJob, d.botWake) }
-
-// wakeBots tells the bot loop that a job may have been queued.
-func (d *Daemon) wakeBots() { wakeUp(d.botWake) }
 
 // searchTimes counts the bots' searches and their time, for the
 // operator's metrics (Server.BotSearches).

@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"icepost/notation"
+	"icepost/pbem"
 	"icepost/rules/games"
 )
 
 // quickBots makes the server's bots fast and repeatable for tests.
 func quickBots(w *world) {
-	w.srv.Bots = Bots{Level: 1, MoveTime: Duration{2 * time.Second}, Workers: 1}
+	w.srv.Bots = pbem.Bots{Level: 1, MoveTime: pbem.Duration{2 * time.Second}, Workers: 1}
 }
 
 // replay reads game id's stored record.
@@ -32,7 +33,7 @@ func replay(t *testing.T, w *world, id int64) *notation.Game {
 // runBots does the bots' due jobs and sends the outbox.
 func (w *world) runBots() int {
 	w.t.Helper()
-	n, err := w.srv.RunBots(w.ctx)
+	n, err := w.srv.RunBots(w.ctx, nil)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestBotRestartWithPendingJob(t *testing.T) {
 	// A search stopped by the end of the process changes nothing.
 	stopped, cancel := context.WithCancel(w.ctx)
 	cancel()
-	if _, err := w.srv.RunBots(stopped); err == nil {
+	if _, err := w.srv.RunBots(stopped, nil); err == nil {
 		t.Fatal("a stopped bot run reported no error")
 	}
 	if w.jobs() != 1 || replay(t, w, 1).Ply() != 1 {
@@ -177,7 +178,7 @@ func scenarioBotCrashBetweenCommitAndSend(t *testing.T, w *world) {
 	w.deliver(w.reply("ada", w.last("ada"), moveFor(t, w, 1, 0)))
 	w.step()
 	before := len(w.inbox("ada"))
-	if n, err := w.srv.RunBots(w.ctx); err != nil || n != 1 {
+	if n, err := w.srv.RunBots(w.ctx, nil); err != nil || n != 1 {
 		t.Fatalf("RunBots: %d, %v", n, err)
 	}
 	// ... the process dies here. A new one starts:

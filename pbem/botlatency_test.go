@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"icepost/notation"
+	"icepost/pbem"
 	"icepost/pbem/outbox"
 	"icepost/pbem/replytoken"
 	"icepost/rules"
@@ -36,7 +37,7 @@ func BenchmarkBotBoardLatency(b *testing.B) {
 	w := benchWorld(b)
 	w.srv.Now = nil // real time, so that the daemon's timers run
 	level, _ := strconv.Atoi(os.Getenv("ICEPOST_BENCH_BOT_LEVEL"))
-	w.srv.Bots = Bots{Level: level}
+	w.srv.Bots = pbem.Bots{Level: level}
 	clock := &botClock{commits: map[[2]int64]time.Time{}, sends: map[[2]int64]time.Time{}}
 	w.srv.Log = slog.New(clock)
 	w.d.Sender = &timedSender{Mailer: w.d.Sender, clock: clock}
@@ -209,7 +210,7 @@ func (g *botGame) sync(b testing.TB) {
 func (g *botGame) move(b testing.TB) {
 	w := g.w
 	tok := replytoken.Token{Kind: 'm', Game: g.id, Seat: 1, Ply: g.ply}.Sign(w.srv.Secret)
-	raw := w.write("ada", w.srv.plusAddress(tok), "Re: game", "", g.s.FormatMove(next(g.s, g.ply)))
+	raw := w.write("ada", w.srv.PlusAddress(tok), "Re: game", "", g.s.FormatMove(next(g.s, g.ply)))
 	if err := w.appendInbox(w.ctx, "games", []byte(strings.ReplaceAll(raw, "\n", "\r\n"))); err != nil {
 		b.Fatal(err)
 	}

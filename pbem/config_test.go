@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"os"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"icepost/pbem"
 	"icepost/pbem/mailbox"
 )
 
@@ -33,7 +34,7 @@ tls = "starttls"
 
 func TestLoadConfig(t *testing.T) {
 	path := writeConfig(t, baseConfig)
-	c, err := LoadConfig(path)
+	c, err := pbem.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestLoadConfigRefuses(t *testing.T) {
 		{"log_format = \"xml\"\n" + baseConfig, "log_format is text or json"},
 	}
 	for _, tt := range tests {
-		_, err := LoadConfig(writeConfig(t, tt.text))
+		_, err := pbem.LoadConfig(writeConfig(t, tt.text))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("LoadConfig: %v, want an error containing %q", err, tt.want)
 		}
@@ -105,7 +106,7 @@ password_file = "` + smtpPW + `"
 		t.Fatal(err)
 	}
 	t.Chdir(t.TempDir()) // anywhere but the config's folder
-	c, err := LoadConfig(cfg)
+	c, err := pbem.LoadConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,14 +152,14 @@ func TestSecretFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "secret")
 	cfgText := strings.Replace(baseConfig, `secret_env = "ICEPOST_TEST_SECRET"`, `secret_file = "`+path+`"`, 1)
-	c, err := LoadConfig(writeConfig(t, cfgText))
+	c, err := pbem.LoadConfig(writeConfig(t, cfgText))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Secret(); err == nil || !strings.Contains(err.Error(), "icepost secret "+path) {
 		t.Errorf("missing secret file: %v", err)
 	}
-	if err := WriteSecretFile(path); err != nil {
+	if err := pbem.WriteSecretFile(path); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -169,7 +170,7 @@ func TestSecretFile(t *testing.T) {
 	if err != nil || len(s) < 32 {
 		t.Fatalf("Secret() = %q, %v", s, err)
 	}
-	if err := WriteSecretFile(path); err == nil {
+	if err := pbem.WriteSecretFile(path); err == nil {
 		t.Error("WriteSecretFile replaced a secret")
 	}
 	if again, _ := c.Secret(); string(again) != string(s) {
@@ -196,7 +197,7 @@ auth = "oauthbearer"
 oauth2_token_command = "cat /run/icepost/token"
 `
 	path := writeConfig(t, oauth)
-	c, err := LoadConfig(path)
+	c, err := pbem.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +231,7 @@ oauth2_token_command = "cat /run/icepost/token"
 			if text == oauth {
 				t.Fatalf("%q is not in the config", tc.from)
 			}
-			_, err := LoadConfig(writeConfig(t, text))
+			_, err := pbem.LoadConfig(writeConfig(t, text))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("LoadConfig = %v, want %q", err, tc.want)
 			}
@@ -279,7 +280,7 @@ func TestLoadConfigRefusesBadSettings(t *testing.T) {
 		{"workers-negative", baseConfig + "\n[bots]\nworkers = -2\n", "bots: workers = -2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := LoadConfig(writeConfig(t, tc.text))
+			_, err := pbem.LoadConfig(writeConfig(t, tc.text))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("LoadConfig = %v, want an error containing %q", err, tc.want)
 			}
@@ -287,7 +288,7 @@ func TestLoadConfigRefusesBadSettings(t *testing.T) {
 	}
 
 	// All faults at once, each on its line.
-	_, err := LoadConfig(writeConfig(t, set("error_limit = -1\nweb_url = \"ftp://x\"")))
+	_, err := pbem.LoadConfig(writeConfig(t, set("error_limit = -1\nweb_url = \"ftp://x\"")))
 	if err == nil || strings.Count(err.Error(), "\n") != 1 {
 		t.Errorf("two faults: %v", err)
 	}
@@ -307,7 +308,7 @@ keep_sent = "24h"
 move_time = "2s"
 workers = 0
 [imap]`, 1)
-	c, err := LoadConfig(writeConfig(t, text))
+	c, err := pbem.LoadConfig(writeConfig(t, text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,12 +316,12 @@ workers = 0
 		t.Errorf("address %q, starters %q: want the canonical forms", c.Address, c.Starters)
 	}
 	for _, addr := range []string{"127.0.0.1:9464", "localhost:9464"} {
-		if _, err := LoadConfig(writeConfig(t, strings.Replace(text, "[::1]:9464", addr, 1))); err != nil {
+		if _, err := pbem.LoadConfig(writeConfig(t, strings.Replace(text, "[::1]:9464", addr, 1))); err != nil {
 			t.Errorf("metrics_addr = %q: %v", addr, err)
 		}
 	}
 	public := strings.Replace(text, `"[::1]:9464"`, "\":9464\"\nmetrics_public = true", 1)
-	if _, err := LoadConfig(writeConfig(t, public)); err != nil {
+	if _, err := pbem.LoadConfig(writeConfig(t, public)); err != nil {
 		t.Errorf("metrics_addr on every interface with metrics_public = true: %v", err)
 	}
 }

@@ -1,9 +1,11 @@
-package pbem
+package pbem_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"icepost/pbem"
 
 	"icepost/pbem/players"
 	"icepost/pbem/store"
@@ -92,7 +94,7 @@ func TestDeadlineFlow(t *testing.T) {
 				w.wantLast(p, "ada did not move within the 3 days per move", "Game over: bob wins by time forfeit (0-1).")
 			}
 			status, rec := gameStatus(t, w)
-			if status != statusFinished || !strings.Contains(rec, `[Termination "time forfeit"]`) || !strings.Contains(rec, `[Result "0-1"]`) {
+			if status != pbem.StatusFinished || !strings.Contains(rec, `[Termination "time forfeit"]`) || !strings.Contains(rec, `[Result "0-1"]`) {
 				t.Fatalf("status %s, record:\n%s", status, rec)
 			}
 			var archived int
@@ -199,7 +201,7 @@ func testVacation(t *testing.T, w *world) {
 	w.wantLast("ada", "bob is on vacation until Sat 28 Nov 2026 12:00 UTC")
 	w.clock.Advance(3 * 24 * time.Hour)
 	w.tick()
-	if st, _ := gameStatus(t, w); st != statusActive {
+	if st, _ := gameStatus(t, w); st != pbem.StatusActive {
 		t.Fatal("bob lost on time on vacation")
 	}
 	w.deliver(w.reply("ada", w.last("ada"), "board"))
@@ -340,7 +342,7 @@ func testDryRunTick(t *testing.T, w *world) {
 	if err := w.srv.Tick(w.ctx); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := gameStatus(t, w); st != statusActive || w.outboxCount() != before {
+	if st, _ := gameStatus(t, w); st != pbem.StatusActive || w.outboxCount() != before {
 		t.Fatalf("a dry run changed the game (%s) or queued %d mails", st, w.outboxCount()-before)
 	}
 	if v, _ := store.State(w.ctx, w.srv.DB, "heartbeat"); v != "" {

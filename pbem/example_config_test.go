@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"os"
@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"icepost/pbem"
 )
 
 // deploy/icepost.toml, the operators' example, parses as it stands and
@@ -14,7 +16,7 @@ import (
 // new setting cannot be left out of it.
 func TestExampleConfig(t *testing.T) {
 	path := filepath.Join("..", "deploy", "icepost.toml")
-	cfg, err := LoadConfig(path)
+	cfg, err := pbem.LoadConfig(path)
 	if err != nil {
 		t.Fatalf("the example does not load: %v", err)
 	}
@@ -40,7 +42,7 @@ func TestExampleConfig(t *testing.T) {
 			named[section+m[1]] = true
 		}
 	}
-	for _, k := range tomlKeys(reflect.TypeOf(Config{}), "") {
+	for _, k := range tomlKeys(reflect.TypeOf(pbem.Config{}), "") {
 		if !named[k] {
 			t.Errorf("deploy/icepost.toml does not name %s", k)
 		}
@@ -56,7 +58,7 @@ func tomlKeys(typ reflect.Type, prefix string) []string {
 		if name == "" || name == "-" {
 			continue
 		}
-		if f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeOf(Duration{}) {
+		if f.Type.Kind() == reflect.Struct && f.Type != reflect.TypeOf(pbem.Duration{}) {
 			out = append(out, tomlKeys(f.Type, prefix+name+".")...)
 			continue
 		}

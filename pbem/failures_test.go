@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"icepost/pbem"
 
 	"icepost/archive"
 	"icepost/notation"
@@ -201,7 +203,7 @@ func scenarioPanicIsSetAside(t *testing.T, w *world) {
 	if n := len(w.inbox("bob")) - bobBefore; n != 0 {
 		t.Errorf("bob got %d mails: a rolled-back resignation was announced", n)
 	}
-	if n := countRows(t, w, `SELECT count(*) FROM pbem_games WHERE id = 1 AND status = ?`, statusActive); n != 1 {
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_games WHERE id = 1 AND status = ?`, pbem.StatusActive); n != 1 {
 		t.Error("the game is no longer active")
 	}
 	if n := countRows(t, w, `SELECT count(*) FROM pbem_processed WHERE mail_key = ? AND outcome = 'rejected: internal error: panic: the archive exploded'`, "id:"+messageID(t, resign)); n != 1 {
@@ -332,11 +334,11 @@ func scenarioRedeliveryWithoutMessageID(t *testing.T, w *world) {
 func TestMailKeyWithoutMessageID(t *testing.T) {
 	key := func(raw string) string {
 		raw = strings.ReplaceAll(raw, "\n", "\r\n")
-		msg, err := mailread.Read(strings.NewReader(raw), Language())
+		msg, err := mailread.Read(strings.NewReader(raw), pbem.Language())
 		if err != nil {
 			t.Fatal(err)
 		}
-		return mailKey(msg, []byte(raw))
+		return pbem.MailKey(msg, []byte(raw))
 	}
 	const body = "From: Ada <ada@club.test>\nTo: games@club.test\nSubject: help\nDate: Sun, 22 Nov 2026 12:00:00 +0000\n\nhelp\n"
 	k := key(body)
@@ -376,10 +378,10 @@ func TestMailKeyWithoutMessageID(t *testing.T) {
 func TestMailKeyOfEarlierVersionsStillKnown(t *testing.T) {
 	w := newWorld(t)
 	raw := []byte(strings.ReplaceAll("From: ada <ada@club.test>\nTo: games@club.test\nSubject: help\nDate: Sun, 22 Nov 2026 12:00:00 +0000\n\nhelp\n", "\n", "\r\n"))
-	if _, err := w.srv.DB.Exec(`INSERT INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, 0, 'ada@club.test', 'help')`, rawKey(raw)); err != nil {
+	if _, err := w.srv.DB.Exec(`INSERT INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, 0, 'ada@club.test', 'help')`, pbem.RawKey(raw)); err != nil {
 		t.Fatal(err)
 	}
-	if disp, err := w.srv.Handle(w.ctx, raw); err != nil || disp != Done || w.outboxCount() != 0 {
+	if disp, err := w.srv.Handle(w.ctx, raw); err != nil || disp != pbem.Done || w.outboxCount() != 0 {
 		t.Errorf("Handle = %v, %v; %d queued: the mail was handled again", disp, err, w.outboxCount())
 	}
 }

@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"icepost/pbem/daemon"
 	"icepost/pbem/store"
 )
 
@@ -15,7 +16,7 @@ import (
 // for good for one mail, as a server that refuses both the move and the
 // flags would.
 type refusingMailbox struct {
-	Mailbox
+	daemon.Mailbox
 	refuse uint32
 }
 

@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"cmp"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"icepost/pbem"
 
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailgames"
@@ -153,7 +155,7 @@ func (fw *forgeryWorld) mails() map[string]int {
 		if err := rows.Scan(&to, &k); err != nil {
 			fw.t.Fatal(err)
 		}
-		n[nameOf(to)] = k
+		n[pbem.NameOf(to)] = k
 	}
 	return n
 }
@@ -203,14 +205,9 @@ func TestForgedFromActsForNobody(t *testing.T) {
 			// cancelled, so that game 1 is ada's only active game: no
 			// doubt which one a new mail is about.
 			shared := b.name == "dovecot"
-			var acting []*mailCommand
-			for _, mc := range mailCommands {
-				if mc.proof != readOnly {
-					acting = append(acting, mc)
-				}
-			}
-			slices.SortStableFunc(acting, func(x, y *mailCommand) int {
-				return cmp.Compare(bool01(x.about == activeGame), bool01(y.about == activeGame))
+			acting := pbem.ActingCommands()
+			slices.SortStableFunc(acting, func(x, y pbem.ActingCommand) int {
+				return cmp.Compare(bool01(x.AboutActiveGame), bool01(y.AboutActiveGame))
 			})
 			var fw *forgeryWorld
 			cancelled := false
@@ -218,7 +215,7 @@ func TestForgedFromActsForNobody(t *testing.T) {
 				if fw == nil || !shared {
 					fw, cancelled = newForgeryWorld(t, b.new), false
 				}
-				if mc.about == activeGame && !cancelled {
+				if mc.AboutActiveGame && !cancelled {
 					if err := fw.srv.CancelGame(fw.ctx, 2); err != nil {
 						t.Fatal(err)
 					}
@@ -283,39 +280,8 @@ func contains(list []string, s string) bool {
 
 // testParse reads a line with the daemon's language, giving its verb.
 func testParse(line string) (string, bool) {
-	c, ok := mailread.ParseCommand(line, Language())
+	c, ok := mailread.ParseCommand(line, pbem.Language())
 	return c.Verb, ok
-}
-
-// Every entry of the table is whole: words, a proof, a handler, a help
-// line (or the entry before it tells it), and its line parses back to it.
-func TestTableIsComplete(t *testing.T) {
-	seen := map[string]bool{}
-	for i, mc := range mailCommands {
-		t.Run(mc.Verb, func(t *testing.T) {
-			if mc.Verb == "" || seen[mc.Verb] {
-				t.Fatalf("entry %d: verb %q empty or twice", i, mc.Verb)
-			}
-			seen[mc.Verb] = true
-			switch mc.proof {
-			case readOnly, forSeat, forSender:
-			default:
-				t.Errorf("%q has no proof: say what a mail must show to run it (proof.go)", mc.Verb)
-			}
-			if mc.run == nil {
-				t.Errorf("%q has no handler", mc.Verb)
-			}
-			if mc.usage == "" && (i == 0 || mailCommands[i-1].usage == "") {
-				t.Errorf("%q has no help line", mc.Verb)
-			}
-			if mc.proof == forSeat && mc.about == nil {
-				t.Errorf("%q acts for a seat, but is about no game", mc.Verb)
-			}
-			if mc.usage != "" && !strings.Contains(helpText(""), mc.usage) {
-				t.Errorf("the help does not list %q", mc.usage)
-			}
-		})
-	}
 }
 
 // With the operator's check of senders, a forged From with a header that
@@ -396,7 +362,7 @@ func TestOneReplyGivesTheProof(t *testing.T) {
 	fw.step()
 	var status string
 	fw.srv.DB.QueryRow(`SELECT status FROM pbem_games WHERE id = 2`).Scan(&status)
-	if status != statusFinished {
+	if status != pbem.StatusFinished {
 		t.Errorf("game 2 is %s after ada's reply with resign", status)
 	}
 

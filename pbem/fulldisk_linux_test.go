@@ -1,6 +1,6 @@
 //go:build linux
 
-package pbem
+package pbem_test
 
 import (
 	"context"
@@ -90,7 +90,7 @@ func TestFullDiskSendsNoBoardTwice(t *testing.T) {
 	passes := func() int { return strings.Count(log.String(), "msg=outbox ") }
 	for pass := 1; pass <= 4; pass++ {
 		waitFor(t, "an outbox pass with the disk full", func() bool { return passes() >= pass })
-		w.d.poke()
+		w.d.Wake()
 	}
 	if !strings.Contains(log.String(), "full") {
 		t.Fatalf("the disk never showed as full to the outbox:\n%s", log.String())
@@ -101,7 +101,7 @@ func TestFullDiskSendsNoBoardTwice(t *testing.T) {
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
-	w.d.poke()
+	w.d.Wake()
 	waitFor(t, "every board recorded as sent once the disk has room", func() bool {
 		var n int
 		w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`).Scan(&n)

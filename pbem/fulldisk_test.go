@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"strings"
@@ -43,7 +43,7 @@ func tokenGames(t *testing.T, w *world, opponents ...string) []int64 {
 			t.Fatal(err)
 		}
 		tok := replytoken.Token{Kind: 'i', Game: id, Seat: 2}.Sign(w.srv.Secret)
-		w.deliver(w.write(p, w.srv.plusAddress(tok), "Re: invitation", "", "accept"))
+		w.deliver(w.write(p, w.srv.PlusAddress(tok), "Re: invitation", "", "accept"))
 		w.step()
 		ids = append(ids, id)
 	}
@@ -57,7 +57,7 @@ func firstMoves(t *testing.T, w *world, ids []int64) {
 	for _, id := range ids {
 		s := icesickle.Start()
 		tok := replytoken.Token{Kind: 'm', Game: id, Seat: 1, Ply: 0}.Sign(w.srv.Secret)
-		w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", s.FormatMove(next(s, 1))))
+		w.deliver(w.write("ada", w.srv.PlusAddress(tok), "Re: game", "", s.FormatMove(next(s, 1))))
 	}
 	if n, err := w.d.ProcessInbox(w.ctx); err != nil || n != len(ids) {
 		t.Fatalf("ProcessInbox: %d mails, %v", n, err)
@@ -144,8 +144,8 @@ func TestUnrecordedSendsAreNotSentAgain(t *testing.T) {
 		t.Fatal("SendOutbox could not record and said nothing")
 	}
 	first := sent.n.Load()
-	if first == 0 || w.d.sender().Unrecorded() != int(first) {
-		t.Fatalf("%d mails sent, %d outcomes kept to write", first, w.d.sender().Unrecorded())
+	if first == 0 || w.d.Outbox().Unrecorded() != int(first) {
+		t.Fatalf("%d mails sent, %d outcomes kept to write", first, w.d.Outbox().Unrecorded())
 	}
 	firstMoves(t, w, ids[2:]) // a mail queued since waits too
 	for range 3 {
@@ -168,18 +168,18 @@ func TestUnrecordedSendsAreNotSentAgain(t *testing.T) {
 	// send loop ends, when the database takes them again.
 	tok := replytoken.Token{Kind: 'm', Game: ids[0], Seat: 2, Ply: 1}.Sign(w.srv.Secret)
 	s, _ := icesickle.Start().Play(next(icesickle.Start(), 1))
-	w.deliver(w.write("bob", w.srv.plusAddress(tok), "Re: game", "", s.FormatMove(next(s, 2))))
+	w.deliver(w.write("bob", w.srv.PlusAddress(tok), "Re: game", "", s.FormatMove(next(s, 2))))
 	if _, err := w.d.ProcessInbox(w.ctx); err != nil {
 		t.Fatal(err)
 	}
 	restore = failRecording(t, w)
-	if _, err := w.d.SendOutbox(w.ctx); err == nil || w.d.sender().Unrecorded() == 0 {
-		t.Fatalf("SendOutbox: %v, %d outcomes kept", err, w.d.sender().Unrecorded())
+	if _, err := w.d.SendOutbox(w.ctx); err == nil || w.d.Outbox().Unrecorded() == 0 {
+		t.Fatalf("SendOutbox: %v, %d outcomes kept", err, w.d.Outbox().Unrecorded())
 	}
 	restore()
-	w.d.sender().Stop()
-	if n := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`); n != 0 || w.d.sender().Unrecorded() != 0 {
-		t.Fatalf("%d mails unsent, %d outcomes kept", n, w.d.sender().Unrecorded())
+	w.d.Outbox().Stop()
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`); n != 0 || w.d.Outbox().Unrecorded() != 0 {
+		t.Fatalf("%d mails unsent, %d outcomes kept", n, w.d.Outbox().Unrecorded())
 	}
 
 	got := delivered(w)

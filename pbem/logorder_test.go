@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"strings"
@@ -23,7 +23,7 @@ func TestRolledBackMailIsNotLoggedAsDone(t *testing.T) {
 	s := icesickle.Start()
 	move := s.FormatMove(next(s, 1))
 	tok := replytoken.Token{Kind: 'm', Game: ids[0], Seat: 1, Ply: 0}.Sign(w.srv.Secret)
-	w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", move))
+	w.deliver(w.write("ada", w.srv.PlusAddress(tok), "Re: game", "", move))
 	w.step()
 	lines := strings.Split(log.String(), "\n")
 	var rolledBack int
@@ -46,7 +46,7 @@ func TestRolledBackMailIsNotLoggedAsDone(t *testing.T) {
 		t.Fatal(err)
 	}
 	tok = replytoken.Token{Kind: 'm', Game: ids[0], Seat: 1, Ply: 0}.Sign(w.srv.Secret)
-	w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", move))
+	w.deliver(w.write("ada", w.srv.PlusAddress(tok), "Re: game", "", move))
 	w.step()
 	if !strings.Contains(log.String(), "msg=mail ") || !strings.Contains(log.String(), `outcome="move `+move+`"`) {
 		t.Errorf("the move committed is not logged:\n%s", log.String())

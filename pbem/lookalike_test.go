@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"fmt"
@@ -89,7 +89,7 @@ func TestLookAlikeAddresses(t *testing.T) {
 					if raw := outboxTo(t, w, victims[c.victim]); strings.Contains(raw, "Your games") && strings.Contains(raw, m[1]) {
 						t.Errorf("the answer to %q went to %s", c.from, c.victim)
 					}
-					to := w.srv.plusAddress(m[1])
+					to := w.srv.PlusAddress(m[1])
 					for _, line := range []string{moveFor(t, w, map[string]int64{"kim": 1, "ida": 2}[c.victim], 0), "digest on", "resign"} {
 						w.deliver(lookAlikeMail(w, c.from, to, line))
 						w.step()
@@ -186,7 +186,7 @@ func TestQuotedLocalPart(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no address token in:\n%s", raw)
 	}
-	w.deliver(lookAlikeMail(w, typed, w.srv.plusAddress(m[1]), "challenge icesickle "+w.sys.Address("bob")))
+	w.deliver(lookAlikeMail(w, typed, w.srv.PlusAddress(m[1]), "challenge icesickle "+w.sys.Address("bob")))
 	w.step()
 	var player string
 	if err := w.srv.DB.QueryRow(`SELECT address FROM pbem_seats WHERE game_id = 1 AND seat = 1`).Scan(&player); err != nil || player != typed {

@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"fmt"

@@ -1,9 +1,11 @@
-package pbem
+package pbem_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"icepost/pbem"
 )
 
 // TestMistakesThatTeach: a newcomer's mistakes, each answered with what
@@ -94,11 +96,11 @@ func TestEditDistance(t *testing.T) {
 		a, b string
 		d    int
 	}{{"bord", "board", 1}, {"resing", "resign", 1}, {"", "abc", 3}, {"abc", "abc", 0}, {"kitten", "sitting", 3}, {"hisotry", "history", 1}} {
-		if d := editDistance(c.a, c.b); d != c.d {
+		if d := pbem.EditDistance(c.a, c.b); d != c.d {
 			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, d, c.d)
 		}
 	}
-	if n := nearest("xyz", []string{"board", "resign"}); n != nil {
+	if n := pbem.Nearest("xyz", []string{"board", "resign"}); n != nil {
 		t.Errorf("nearest(xyz) = %v", n)
 	}
 }

@@ -1,8 +1,10 @@
-package pbem
+package pbem_test
 
 import (
 	"strings"
 	"testing"
+
+	"icepost/pbem"
 
 	"icepost/rules/counting"
 	"icepost/rules/games"
@@ -61,7 +63,7 @@ func TestNewGameByMail(t *testing.T) {
 			t.Errorf("%s missing from the record:\n%s", want, record)
 		}
 	}
-	if status != statusFinished {
+	if status != pbem.StatusFinished {
 		t.Errorf("status %s", status)
 	}
 	var archived int

@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-smtp"
 
+	"icepost/pbem/daemon"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailerr"
 	"icepost/pbem/mailtest"
@@ -33,14 +34,14 @@ func smtpWithAuth(t *testing.T, o mailtest.SMTPOptions) (*mailtest.SMTPServer, *
 
 // sendingDaemon is a daemon of w's server that sends through addr, as a
 // new process with that password would.
-func sendingDaemon(t *testing.T, w *world, addr, caFile, password string) *Daemon {
+func sendingDaemon(t *testing.T, w *world, addr, caFile, password string) *daemon.Daemon {
 	t.Helper()
 	s, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: addr, TLS: mailbox.TLSStartTLS, CAFile: caFile, Username: "games", Password: password})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return &Daemon{Server: w.srv, Mailbox: w.d.Mailbox, Sender: s}
+	return &daemon.Daemon{Server: w.srv, Mailbox: w.d.Mailbox, Sender: s}
 }
 
 // queueHelp has each player write a mail without a command, twice, so
@@ -179,7 +180,7 @@ func TestStaleOAuth2TokenLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	d := &Daemon{Server: w.srv, Mailbox: w.d.Mailbox, Sender: s}
+	d := &daemon.Daemon{Server: w.srv, Mailbox: w.d.Mailbox, Sender: s}
 	for range 3 {
 		next, err := d.SendOutbox(w.ctx)
 		if err != nil {
@@ -273,7 +274,7 @@ func TestRecipientRefusedFailsOneMail(t *testing.T) {
 }
 
 // faultyInbox is a mailbox whose login is refused.
-type faultyInbox struct{ Mailbox }
+type faultyInbox struct{ daemon.Mailbox }
 
 func (faultyInbox) Fetch(context.Context, uint32) ([]mailbox.Mail, uint32, error) {
 	return nil, 0, mailerr.At("IMAP", "imap.example.org:993", mailerr.StepLogin,
@@ -286,7 +287,7 @@ func TestInboxOperatorFaultAtError(t *testing.T) {
 	w := newWorld(t)
 	buf := &syncBuffer{}
 	w.srv.Log = slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	d := &Daemon{Server: w.srv, Mailbox: faultyInbox{w.d.Mailbox}, Sender: w.d.Sender}
+	d := &daemon.Daemon{Server: w.srv, Mailbox: faultyInbox{w.d.Mailbox}, Sender: w.d.Sender}
 	ctx, cancel := context.WithTimeout(w.ctx, 3500*time.Millisecond)
 	defer cancel()
 	d.Run(ctx)

@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"encoding/base64"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"icepost/pbem"
 
 	"icepost/rules"
 	"icepost/rules/icesickle"
@@ -113,7 +115,7 @@ func scenarioFullGame(t *testing.T, w *world) {
 	if err := w.srv.DB.QueryRow(`SELECT status, record FROM pbem_games WHERE id = 1`).Scan(&status, &record); err != nil {
 		t.Fatal(err)
 	}
-	if status != statusFinished || !strings.Contains(record, "[Score \"") {
+	if status != pbem.StatusFinished || !strings.Contains(record, "[Score \"") {
 		t.Fatalf("status %s, record:\n%s", status, record)
 	}
 	if !strings.Contains(record, "{nice placement, this one}") {

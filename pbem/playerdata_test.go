@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"icepost/pbem"
 
 	"icepost/archive"
 	"icepost/notation"
@@ -39,15 +41,15 @@ func playerWorld(t *testing.T) (*world, []int64) {
 	ids := tokenGames(t, w, "bob", "cy")
 	firstMoves(t, w, ids[:1])
 	tok := replytoken.Token{Kind: 'm', Game: ids[0], Seat: 1, Ply: 1}.Sign(w.srv.Secret)
-	w.deliver(w.write("ada", w.srv.plusAddress(tok), "Re: game", "", "resign\nwell played, bob"))
+	w.deliver(w.write("ada", w.srv.PlusAddress(tok), "Re: game", "", "resign\nwell played, bob"))
 	w.step()
-	if st, _ := gameStatus(t, w); st != statusFinished {
+	if st, _ := gameStatus(t, w); st != pbem.StatusFinished {
 		t.Fatalf("game 1 is %s after ada resigned", st)
 	}
 	// ada asks for its analysis, which holds her name and address too.
 	quickAnalyses(w)
 	thread := replytoken.Token{Kind: 'g', Game: ids[0], Seat: 1}.Sign(w.srv.Secret)
-	w.deliver(w.write("ada", w.srv.plusAddress(thread), "Re: game", "", "analyze"))
+	w.deliver(w.write("ada", w.srv.PlusAddress(thread), "Re: game", "", "analyze"))
 	w.step()
 	if n := w.runAnalyses(); n != 1 || countRows(t, w, `SELECT count(*) FROM pbem_analyses WHERE record LIKE '%ada@club.test%'`) != 1 {
 		t.Fatalf("%d analyses made; want game 1's, naming ada", n)

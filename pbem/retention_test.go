@@ -1,9 +1,11 @@
-package pbem
+package pbem_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"icepost/pbem"
 )
 
 // TestPruneSent: the daemon's tick empties the bodies of the mails sent
@@ -29,19 +31,17 @@ func TestPruneSent(t *testing.T) {
 	processed := countRows(t, w, `SELECT count(*) FROM pbem_processed`)
 
 	w.clock.Advance(23 * time.Hour) // the first mails are 47 hours old
-	w.d.tick(w.ctx)
+	w.d.Tick(w.ctx)
 	if k := kept(); k != rows {
 		t.Fatalf("after 47 hours: %d bodies kept of %d", k, rows)
 	}
 	w.clock.Advance(2 * time.Hour) // the first mails are 49 hours old, the boards 25
-	w.d.lastTick = time.Time{}
-	w.d.tick(w.ctx)
+	w.d.Tick(w.ctx)
 	if k := kept(); k != rows-sentFirst {
 		t.Fatalf("after 49 hours: %d bodies kept, want %d", k, rows-sentFirst)
 	}
 	w.clock.Advance(24 * time.Hour) // the boards are 49 hours old
-	w.d.lastTick = time.Time{}
-	w.d.tick(w.ctx)
+	w.d.Tick(w.ctx)
 	if k := kept(); k != 2 {
 		t.Fatalf("after 73 hours: %d bodies kept, want the two never sent", k)
 	}
@@ -71,16 +71,16 @@ func TestPruneSent(t *testing.T) {
 }
 
 func TestKeepSentConfig(t *testing.T) {
-	c, err := LoadConfig(writeConfig(t, baseConfig))
+	c, err := pbem.LoadConfig(writeConfig(t, baseConfig))
 	if err != nil || c.KeepSent.Duration != 720*time.Hour {
 		t.Fatalf("default keep_sent: %v, %v", c.KeepSent, err)
 	}
-	c, err = LoadConfig(writeConfig(t, "keep_sent = \"48h\"\n"+baseConfig))
+	c, err = pbem.LoadConfig(writeConfig(t, "keep_sent = \"48h\"\n"+baseConfig))
 	if err != nil || c.KeepSent.Duration != 48*time.Hour {
 		t.Fatalf("keep_sent = 48h: %v, %v", c.KeepSent, err)
 	}
 	for text, want := range map[string]string{"-1h": "negative", "a month": "not a duration"} {
-		if _, err := LoadConfig(writeConfig(t, "keep_sent = \""+text+"\"\n"+baseConfig)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := pbem.LoadConfig(writeConfig(t, "keep_sent = \""+text+"\"\n"+baseConfig)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("keep_sent = %q: %v, want %q", text, err, want)
 		}
 	}

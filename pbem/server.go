@@ -82,6 +82,23 @@ func (s *Server) writing() func() {
 	return s.writeMu.Unlock
 }
 
+// Writers is the lock of writing: the daemon's outbox and its own small
+// writes take it too.
+func (s *Server) Writers() sync.Locker { return &s.writeMu }
+
+// SetAsideQuietly records a mail as set aside, without an answer, when
+// setting it aside the usual way failed (Handle panicked doing it): so
+// that it is not handled again. cause says why, for the operator.
+func (s *Server) SetAsideQuietly(ctx context.Context, raw []byte, cause string) error {
+	if s.DryRun {
+		return nil
+	}
+	defer s.writing()()
+	_, err := s.DB.ExecContext(ctx, `INSERT OR IGNORE INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, ?, '', ?)`,
+		keyOf(raw), s.now().Unix(), truncate("rejected: "+cause, 500))
+	return err
+}
+
 // Disposition says where a handled mail goes.
 type Disposition int
 

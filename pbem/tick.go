@@ -242,22 +242,3 @@ func (h *handling) activeGames(addr string) ([]int64, error) {
 	return store.Column[int64](h.ctx, h.tx, `SELECT DISTINCT g.id FROM pbem_games g JOIN pbem_seats s ON s.game_id = g.id
 		WHERE s.address = ? AND g.status = ? ORDER BY g.id`, addr, statusActive)
 }
-
-// tick runs Server.Tick when it is due; the Daemon's loop calls it on
-// every turn.
-func (d *Daemon) tick(ctx context.Context) {
-	every := d.TickEvery
-	if every == 0 {
-		every = time.Minute
-	}
-	now := d.Server.now()
-	if !d.lastTick.IsZero() && now.Sub(d.lastTick) < every {
-		return
-	}
-	d.lastTick = now
-	if err := d.Server.Tick(ctx); err != nil && ctx.Err() == nil {
-		d.Server.log().Warn("tick", "err", err)
-	}
-	d.prune(ctx)
-	d.wakeBots()
-}

@@ -1,9 +1,11 @@
-package pbem
+package pbem_test
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"icepost/pbem"
 
 	"icepost/rules"
 )
@@ -79,10 +81,10 @@ func TestMailsPerTurn(t *testing.T) {
 		before = len(w.inbox("ada"))
 		w.deliver(w.reply("ada", in[0], moveFor(t, w, 1, 1)))
 		w.step()
-		w.clock.Advance(botAnswerWait + time.Second)
+		w.clock.Advance(pbem.BotAnswerWait + time.Second)
 		w.step()
 		if n := len(w.inbox("ada")) - before; n != 1 || !strings.Contains(w.last("ada").text, "is thinking") {
-			t.Fatalf("the confirmation did not go after %v: %d mails", botAnswerWait, n)
+			t.Fatalf("the confirmation did not go after %v: %d mails", pbem.BotAnswerWait, n)
 		}
 		w.runBots()
 		w.step()

@@ -1,4 +1,4 @@
-package pbem
+package pbem_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/pbem"
 	"icepost/pbem/store"
 )
 
@@ -27,7 +28,7 @@ func TestOtherProcessWakesDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	web := &Server{DB: db, Address: w.srv.Address, Secret: w.srv.Secret, Now: w.clock.Now, ErrorLimit: 100, Archive: testArchive{}}
+	web := &pbem.Server{DB: db, Address: w.srv.Address, Secret: w.srv.Secret, Now: w.clock.Now, ErrorLimit: 100, Archive: testArchive{}}
 
 	w.d = w.newDaemon()
 	w.d.Poll, w.d.TickEvery = time.Hour, time.Hour
@@ -57,7 +58,13 @@ func TestOtherProcessWakesDaemon(t *testing.T) {
 		w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`).Scan(&n)
 		return n == 0
 	})
-	time.Sleep(2 * watchEvery)
+	// The web's move must come after the daemon's first look at the
+	// database, or nothing would tell it from the state before.
+	select {
+	case <-w.d.Watching():
+	case <-time.After(20 * time.Second):
+		t.Fatal("after 20 s: the daemon does not watch the database")
+	}
 
 	before := len(w.inbox("ada"))
 	said, err := web.WebAct(w.ctx, w.srv.PlayCapability(1, 1), 0, moveFor(t, w, 1, 0))

@@ -1,10 +1,12 @@
-package pbem
+package pbem_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"icepost/pbem"
 )
 
 // TestWebLimit: every command a play link sends counts toward its limit,
@@ -18,12 +20,12 @@ func TestWebLimit(t *testing.T) {
 	link := w.srv.PlayCapability(1, 1)
 	other := w.srv.PlayCapability(1, 2)
 	for _, typed := range []string{strings.ToUpper(link), strings.ToUpper(link[:1]) + link[1:], " " + link, link + " ", "%20" + link, strings.Replace(link, "-", "%2D", 1)} {
-		if _, err := w.srv.WebAct(w.ctx, typed, 0, "draw"); !errors.Is(err, ErrBadCapability) {
+		if _, err := w.srv.WebAct(w.ctx, typed, 0, "draw"); !errors.Is(err, pbem.ErrBadCapability) {
 			t.Errorf("the link typed %q: %v, want ErrBadCapability", typed, err)
 		}
 	}
 	move := moveFor(t, w, 1, 0)
-	for i := range webLimit {
+	for i := range pbem.WebLimit {
 		line := []string{"no such thing", "z9", "undo", "draw"}[i%4]
 		if _, err := w.srv.WebAct(w.ctx, link, 0, line); err != nil {
 			t.Fatalf("command %d %q: %v", i, line, err)
@@ -34,7 +36,7 @@ func TestWebLimit(t *testing.T) {
 	}
 	said, err := w.srv.WebAct(w.ctx, link, 0, move)
 	if err != nil || !strings.Contains(said, "many commands in the last hour") || replay(t, w, 1).Ply() != 0 {
-		t.Fatalf("the link's %d+1st command in an hour: %q, %v; ply %d", webLimit, said, err, replay(t, w, 1).Ply())
+		t.Fatalf("the link's %d+1st command in an hour: %q, %v; ply %d", pbem.WebLimit, said, err, replay(t, w, 1).Ply())
 	}
 	// The other seat's link is not held up (it is not its turn: refused,
 	// but read).

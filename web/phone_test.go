@@ -187,7 +187,7 @@ func TestPlayOnPhone(t *testing.T) {
 	if !strings.Contains(lead, "icepost bot level 1 to move") {
 		t.Errorf("before the bot's answer the line over the board says %q", lead)
 	}
-	if n, err := mg.srv.RunBots(context.Background()); err != nil || n != 1 || plies(botGame) != 2 {
+	if n, err := mg.srv.RunBots(context.Background(), nil); err != nil || n != 1 || plies(botGame) != 2 {
 		t.Fatalf("the bot's answer: %d jobs, %v, ply %d", n, err, plies(botGame))
 	}
 	do(t, ctx, chromedp.WaitVisible(css(`#play[data-plies="2"]`)))

@@ -25,6 +25,7 @@ import (
 	"icepost/archive"
 	"icepost/notation"
 	"icepost/pbem"
+	"icepost/pbem/daemon"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/store"
@@ -100,7 +101,7 @@ var embeddedUsers = []string{"games", "ada", "bob", "cy"}
 type embedded struct {
 	sys    *localmail.System
 	db     *sql.DB
-	daemon *pbem.Daemon
+	daemon *daemon.Daemon
 }
 
 func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *slog.Logger, dryRun bool) (*embedded, error) {
@@ -149,7 +150,7 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 		db.Close()
 		return nil, err
 	}
-	return &embedded{sys: sys, db: db, daemon: &pbem.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: 30 * time.Second}}, nil
+	return &embedded{sys: sys, db: db, daemon: &daemon.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: 30 * time.Second}}, nil
 }
 
 func (e *embedded) close() {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"icepost/pbem"
+	"icepost/pbem/daemon"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/monitor"
@@ -142,7 +143,7 @@ func cmdServe(e *env, args []string) int {
 
 // serveMonitor serves /metrics and /healthz for d on addr
 // (pbem/monitor) until stop is called.
-func serveMonitor(ctx context.Context, log *slog.Logger, addr string, d *pbem.Daemon) (stop func(), err error) {
+func serveMonitor(ctx context.Context, log *slog.Logger, addr string, d *daemon.Daemon) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -162,7 +163,7 @@ func serveMonitor(ctx context.Context, log *slog.Logger, addr string, d *pbem.Da
 
 // runDaemon runs d until the context ends, and logs why it stopped (a
 // signal, for the operator who wonders whether it crashed).
-func runDaemon(e *env, log *slog.Logger, d *pbem.Daemon) int {
+func runDaemon(e *env, log *slog.Logger, d *daemon.Daemon) int {
 	err := d.Run(e.ctx)
 	if err != nil && e.ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
@@ -215,7 +216,7 @@ func onHangup(log *slog.Logger) (stop func()) {
 	}
 }
 
-func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, dryRun bool) (*pbem.Daemon, func(), error) {
+func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, dryRun bool) (*daemon.Daemon, func(), error) {
 	secret, err := cfg.Secret()
 	if err != nil {
 		return nil, nil, err
@@ -246,7 +247,7 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 	srv := &pbem.Server{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Starters: cfg.Starters,
 		Archive: archiveAdder{}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun,
 		Deadlines: cfg.Deadlines, Bots: cfg.Bots, WebURL: cfg.WebURL}
-	d := &pbem.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration, KeepSent: cfg.KeepSent.Duration}
+	d := &daemon.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration, KeepSent: cfg.KeepSent.Duration}
 	return d, func() { sender.Close(); reader.Close(); db.Close() }, nil
 }
 

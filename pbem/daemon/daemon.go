@@ -1,20 +1,28 @@
-package pbem
+// Package daemon is the mail server: the loop that reads the inbox,
+// has the game service (package pbem) handle each mail, files it away
+// and sends the outbox (package outbox); beside it, the loops that run
+// the queued jobs (bots' moves, analyses) and the clocks' tick. It holds
+// the transport and the timing; what a mail or a job does is pbem's, and
+// the daemon reaches it through a small surface: Handle, SetAsideQuietly,
+// Tick, Resume, RunBots and RunAnalyses, as net/http's Server reaches a
+// Handler.
+package daemon
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"icepost/pbem"
+	"icepost/pbem/mailbox"
+	"icepost/pbem/mailerr"
+	"icepost/pbem/outbox"
+	"icepost/pbem/store"
 	"log/slog"
 	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"icepost/pbem/mailbox"
-	"icepost/pbem/mailerr"
-	"icepost/pbem/outbox"
-	"icepost/pbem/store"
 )
 
 // Mailbox is the inbox the daemon reads: *mailbox.Reader is one.
@@ -32,7 +40,7 @@ type Mailbox interface {
 
 // Daemon runs the mail loop: read, handle, file, and send the outbox.
 type Daemon struct {
-	Server  *Server
+	Server  *pbem.Server
 	Mailbox Mailbox
 	Sender  outbox.Mailer
 	// Poll is how long to wait for new mail before looking again (IDLE
@@ -48,12 +56,16 @@ type Daemon struct {
 	// recipients; default 4.
 	Senders int
 	// KeepSent is how long a sent mail's body stays in the outbox
-	// (PruneSent); default DefaultKeepSent.
+	// (outbox.Sender.PruneSent); default outbox.DefaultKeepSent.
 	KeepSent time.Duration
 
+	once    sync.Once // makes the channels (setup)
 	wake    chan struct{}
 	botWake chan struct{}
-	// analysisWake wakes the analysis loop (analyze.go).
+	// watching is closed at watchOthers' first look (Watching).
+	watching chan struct{}
+	watched  sync.Once
+	// analysisWake wakes the analysis loop.
 	analysisWake chan struct{}
 	lastTick     time.Time
 	dryRunSeen   map[uint32]bool
@@ -84,10 +96,8 @@ func (d *Daemon) InboxState() (bool, error) {
 // Run reads and answers mail until ctx ends. It returns nil on a clean
 // stop: the mail in hand is finished first.
 func (d *Daemon) Run(ctx context.Context) error {
-	d.wake = make(chan struct{}, 1)
-	d.botWake = make(chan struct{}, 1)
-	d.analysisWake = make(chan struct{}, 1)
-	log := d.Server.log()
+	d.setup()
+	log := d.log()
 	sendDone := make(chan struct{})
 	go func() {
 		defer close(sendDone)
@@ -132,7 +142,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			case kind == mailerr.Operator:
 				// Said once with what to fix, and hourly while it lasts.
 				level := slog.LevelDebug
-				if d.inboxRemind.Due(d.Server.now(), mailerr.Advice(err)) {
+				if d.inboxRemind.Due(d.now(), mailerr.Advice(err)) {
 					level = slog.LevelError
 				}
 				log.Log(ctx, level, mailerr.Advice(err), "err", err, "retry_in", backoff)
@@ -182,7 +192,7 @@ const watchEvery = 250 * time.Millisecond
 // more look at the outbox or the jobs). Reading it takes microseconds
 // and holds no transaction open.
 func (d *Daemon) watchOthers(ctx context.Context) {
-	log := d.Server.log()
+	log := d.log()
 	conn, err := d.Server.DB.Conn(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -206,9 +216,10 @@ func (d *Daemon) watchOthers(ctx context.Context) {
 			}
 		} else {
 			if last >= 0 && v != last {
-				d.poke()
-				d.wakeBots()
-				d.wakeAnalyses()
+				d.Wake()
+			}
+			if last < 0 {
+				d.watched.Do(func() { close(d.watching) })
 			}
 			last, warned = v, false
 		}
@@ -250,7 +261,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 		// UIDs of the old validity mean nothing now. Starting over is
 		// safe: mails already handled are known by their Message-ID.
 		if known != "" {
-			d.Server.log().Warn("UIDVALIDITY changed: scanning the mailbox again", "old", known, "new", v)
+			d.log().Warn("UIDVALIDITY changed: scanning the mailbox again", "old", known, "new", v)
 		}
 		if err := store.SetState(ctx, db, "uidvalidity", v); err != nil {
 			return 0, err
@@ -292,7 +303,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 			herr = err
 			break
 		}
-		if disp == Rejected {
+		if disp == pbem.Rejected {
 			rejected = append(rejected, m.UID)
 		} else {
 			done = append(done, m.UID)
@@ -313,9 +324,10 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 	if err := d.file(ctx, d.Mailbox.Reject, rejected); err != nil {
 		return n, errors.Join(herr, err)
 	}
-	unlock := d.Server.writing()
+	w := d.Server.Writers()
+	w.Lock()
 	err = store.SetState(ctx, db, "last_uid", strconv.FormatUint(uint64(maxUID), 10))
-	unlock()
+	w.Unlock()
 	if err != nil {
 		return n, errors.Join(herr, err)
 	}
@@ -349,7 +361,7 @@ func (d *Daemon) file(ctx context.Context, f func(context.Context, ...uint32) er
 		}
 		return nil
 	}
-	d.Server.log().Error("a handled mail could not be filed away: it stays in the inbox", "uid", uids[0], "err", err)
+	d.log().Error("a handled mail could not be filed away: it stays in the inbox", "uid", uids[0], "err", err)
 	return nil
 }
 
@@ -358,23 +370,50 @@ func (d *Daemon) file(ctx context.Context, f func(context.Context, ...uint32) er
 // same (in setting the mail aside) sets the mail aside here, under the
 // key Handle gives it, without an apology, instead of stopping the
 // daemon.
-func (d *Daemon) handle(ctx context.Context, m mailbox.Mail) (disp Disposition, err error) {
+func (d *Daemon) handle(ctx context.Context, m mailbox.Mail) (disp pbem.Disposition, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			d.Server.log().Error("handling a mail panicked: it is set aside", "uid", m.UID, "panic", p, "stack", string(debug.Stack()))
-			disp, err = Rejected, nil
-			if !d.Server.DryRun {
-				_, err = d.Server.DB.ExecContext(ctx, `INSERT OR IGNORE INTO pbem_processed (mail_key, processed_at, sender, outcome) VALUES (?, ?, '', ?)`,
-					keyOf(m.Raw), d.Server.now().Unix(), truncate(fmt.Sprintf("rejected: internal error: panic: %v", p), 500))
-			}
+			d.log().Error("handling a mail panicked: it is set aside", "uid", m.UID, "panic", p, "stack", string(debug.Stack()))
+			disp, err = pbem.Rejected, d.Server.SetAsideQuietly(ctx, m.Raw, fmt.Sprintf("internal error: panic: %v", p))
 		}
 	}()
 	if m.Truncated {
-		d.Server.log().Warn("mail too large: set aside", "uid", m.UID)
-		return Rejected, nil
+		d.log().Warn("mail too large: set aside", "uid", m.UID)
+		return pbem.Rejected, nil
 	}
 	return d.Server.Handle(ctx, m.Raw)
 }
+
+// setup makes the loops' channels, once.
+func (d *Daemon) setup() {
+	d.once.Do(func() {
+		d.wake = make(chan struct{}, 1)
+		d.botWake = make(chan struct{}, 1)
+		d.analysisWake = make(chan struct{}, 1)
+		d.watching = make(chan struct{})
+	})
+}
+
+// Wake tells the loops that work may be waiting: mails queued, a bot's
+// or an analysis' job. Another process's commits wake them by
+// themselves (watchOthers).
+func (d *Daemon) Wake() {
+	d.setup()
+	d.poke()
+	d.wakeBots()
+	d.wakeAnalyses()
+}
+
+// Watching is closed once Run watches the database for other
+// processes' commits: a commit made after it wakes the loops at once.
+func (d *Daemon) Watching() <-chan struct{} {
+	d.setup()
+	return d.watching
+}
+
+// Outbox is the daemon's outbox.Sender, made from its settings at the
+// first use.
+func (d *Daemon) Outbox() *outbox.Sender { return d.sender() }
 
 func (d *Daemon) poke() {
 	if d.wake == nil {
@@ -391,11 +430,11 @@ func (d *Daemon) sendLoop(ctx context.Context) {
 	for ctx.Err() == nil {
 		next, err := d.SendOutbox(ctx)
 		if err != nil && ctx.Err() == nil {
-			d.Server.log().Warn("outbox", "err", err)
+			d.log().Warn("outbox", "err", err)
 		}
 		wait := time.Minute
 		if !next.IsZero() {
-			wait = next.Sub(d.Server.now())
+			wait = next.Sub(d.now())
 			if wait <= 0 && err == nil {
 				continue // more is due than one pass sends
 			}
@@ -415,8 +454,8 @@ func (d *Daemon) sendLoop(ctx context.Context) {
 // first use.
 func (d *Daemon) sender() *outbox.Sender {
 	d.outboxOnce.Do(func() {
-		d.outbox = &outbox.Sender{DB: d.Server.DB, Mail: mailer{d}, From: d.Server.Address, Now: d.Server.now, Log: d.Server.log(),
-			GiveUp: d.GiveUp, Workers: d.Senders, DryRun: d.Server.DryRun, Writers: &d.Server.writeMu}
+		d.outbox = &outbox.Sender{DB: d.Server.DB, Mail: mailer{d}, From: d.Server.Address, Now: d.now, Log: d.log(),
+			GiveUp: d.GiveUp, Workers: d.Senders, DryRun: d.Server.DryRun, Writers: d.Server.Writers()}
 	})
 	return d.outbox
 }
@@ -432,4 +471,124 @@ type mailer struct{ d *Daemon }
 
 func (m mailer) Send(ctx context.Context, from string, to []string, msg []byte) error {
 	return m.d.Sender.Send(ctx, from, to, msg)
+}
+
+// botLoop runs the bots' jobs until ctx ends: when a mail or a tick may
+// have queued one (wakeBots), and every poll otherwise.
+func (d *Daemon) botLoop(ctx context.Context) { d.jobLoop(ctx, "bots", d.Server.RunBots, d.botWake) }
+
+// wakeBots tells the bot loop that a job may have been queued.
+func (d *Daemon) wakeBots() { wakeUp(d.botWake) }
+
+// analysisLoop makes the analyses until ctx ends: when a mail may have
+// queued one (wakeAnalyses), and every poll otherwise. It is a loop of
+// its own, beside the bots', so that an analysis of minutes holds up no
+// bot's move.
+func (d *Daemon) analysisLoop(ctx context.Context) {
+	d.jobLoop(ctx, "analysis", d.Server.RunAnalyses, d.analysisWake)
+}
+
+// wakeAnalyses tells the analysis loop that a job may have been queued.
+func (d *Daemon) wakeAnalyses() { wakeUp(d.analysisWake) }
+
+// tick runs Tick when it is due; the Daemon's loop calls it on every
+// turn.
+func (d *Daemon) tick(ctx context.Context) {
+	every := d.TickEvery
+	if every == 0 {
+		every = time.Minute
+	}
+	now := d.now()
+	if !d.lastTick.IsZero() && now.Sub(d.lastTick) < every {
+		return
+	}
+	d.lastTick = now
+	d.Tick(ctx)
+}
+
+// Tick does now what the loop does every TickEvery: the game service's
+// clocks and digests (Server.Tick), the outbox's pruning, and a look for
+// bots' jobs.
+func (d *Daemon) Tick(ctx context.Context) {
+	if err := d.Server.Tick(ctx); err != nil && ctx.Err() == nil {
+		d.log().Warn("tick", "err", err)
+	}
+	d.prune(ctx)
+	d.wakeBots()
+}
+
+// jobLoop runs one kind of job with run until ctx ends: when wake says one may have been
+// queued, and every poll otherwise. Each committed job pokes the outbox,
+// so that its mails leave at once (synced first, as every reply queued
+// outside a batch), not once every due job is done.
+func (d *Daemon) jobLoop(ctx context.Context, name string, run func(ctx context.Context, done func()) (int, error), wake <-chan struct{}) {
+	log := d.log()
+	backoff := time.Second
+	for ctx.Err() == nil {
+		n, err := run(ctx, d.poke)
+		wait := time.Minute
+		if d.Poll > 0 {
+			wait = d.Poll
+		}
+		if err != nil && ctx.Err() == nil {
+			log.Warn(name, "err", err, "retry_in", backoff)
+			wait, backoff = backoff, min(backoff*2, 5*time.Minute)
+		} else {
+			backoff = time.Second
+			if n > 0 {
+				continue // more may be due
+			}
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+		case <-wake:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// wakeUp tells a job loop, through its channel, that a job may have been
+// queued.
+func wakeUp(c chan struct{}) {
+	if c == nil {
+		return
+	}
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+// prune runs PruneSent with the daemon's KeepSent; the daemon's tick
+// calls it.
+func (d *Daemon) prune(ctx context.Context) {
+	keep := d.KeepSent
+	if keep <= 0 {
+		keep = outbox.DefaultKeepSent
+	}
+	n, err := d.sender().PruneSent(ctx, d.now().Add(-keep))
+	if err != nil && ctx.Err() == nil {
+		d.log().Warn("pruning the outbox", "err", err)
+	}
+	if n > 0 {
+		d.log().Info("outbox pruned: bodies of mails sent before keep_sent emptied", "mails", n, "keep_sent", keep)
+	}
+}
+
+// now is the game service's clock.
+func (d *Daemon) now() time.Time {
+	if d.Server.Now != nil {
+		return d.Server.Now()
+	}
+	return time.Now()
+}
+
+// log is the game service's log.
+func (d *Daemon) log() *slog.Logger {
+	if d.Server.Log != nil {
+		return d.Server.Log
+	}
+	return slog.New(slog.DiscardHandler)
 }
