@@ -406,7 +406,7 @@ func TestGraphCountsMarks(t *testing.T) {
 		t.Errorf("the graph's description: %s", desc)
 	}
 
-	h := &Handling{s: &Server{Address: "icepost@example.org"}}
+	h := &Handling{s: &Handler{Address: "icepost@example.org"}}
 	g, rep, _ := knownGame(t)
 	if pic := h.evalPicture(g, rep, EvalChart(rep)); pic.Alt != "A graph of the winning chances after each of the 7 moves, as the engine estimates them: 1 blunder, 1 mistake and 2 inaccuracies." {
 		t.Errorf("the mail's alt text: %q", pic.Alt)

@@ -129,14 +129,14 @@ func storedAnalysis(ctx context.Context, q store.Querier, id int64, level int) (
 
 // RunAnalyses makes the analyses that are due, oldest first, and returns
 // how many it finished (as RunBots).
-func (s *Server) RunAnalyses(ctx context.Context, done func()) (int, error) {
+func (s *Handler) RunAnalyses(ctx context.Context, done func()) (int, error) {
 	return s.runJobs(ctx, analysisJobs, s.runAnalysisJob, done)
 }
 
 // runAnalysisJob makes one analysis with no transaction open, then, in
 // one transaction, stores it, answers every request waiting for it and
 // deletes the job.
-func (s *Server) runAnalysisJob(ctx context.Context, j jobqueue.Job) error {
+func (s *Handler) runAnalysisJob(ctx context.Context, j jobqueue.Job) error {
 	g, err := s.readGame(ctx, j.Game)
 	if err != nil && !errors.Is(err, errNoGame) {
 		return err
@@ -221,7 +221,7 @@ func (s *Server) runAnalysisJob(ctx context.Context, j jobqueue.Job) error {
 }
 
 // dropAnalysis deletes a job with nothing to analyse, and its requests.
-func (s *Server) dropAnalysis(ctx context.Context, j jobqueue.Job) error {
+func (s *Handler) dropAnalysis(ctx context.Context, j jobqueue.Job) error {
 	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
@@ -239,7 +239,7 @@ func (s *Server) dropAnalysis(ctx context.Context, j jobqueue.Job) error {
 
 // Analyses is how many analyses the server made since the process
 // started, and their time in all: for the operator's metrics.
-func (s *Server) Analyses() (n uint64, total time.Duration) {
+func (s *Handler) Analyses() (n uint64, total time.Duration) {
 	return s.analyses.n.Load(), time.Duration(s.analyses.nanos.Load())
 }
 
@@ -262,7 +262,7 @@ type AnalysisArchive interface {
 // archiveAnalysis hands the analysed record of game id (text) to the
 // archive, when it takes analyses, in the job's transaction. The
 // archive's refusal is logged, not the job's failure.
-func (s *Server) archiveAnalysis(ctx context.Context, tx *sql.Tx, id int64, text string) error {
+func (s *Handler) archiveAnalysis(ctx context.Context, tx *sql.Tx, id int64, text string) error {
 	aa, ok := s.Archive.(AnalysisArchive)
 	if !ok {
 		return nil

@@ -170,12 +170,12 @@ var botJobs = &jobqueue.Queue{Name: "bots", Table: "pbem_bot_jobs", Key: "ply",
 // ended); a job that fails for another reason is tried again later, less
 // and less often, and logged at Error level. It calls done, when not
 // nil, after each job whose result is committed.
-func (s *Server) RunBots(ctx context.Context, done func()) (int, error) {
+func (s *Handler) RunBots(ctx context.Context, done func()) (int, error) {
 	return s.runJobs(ctx, botJobs, s.runBotJob, done)
 }
 
 // runBotJob does one job: a search, then its result in one transaction.
-func (s *Server) runBotJob(ctx context.Context, j jobqueue.Job) error {
+func (s *Handler) runBotJob(ctx context.Context, j jobqueue.Job) error {
 	// The position, read in a transaction that writes nothing.
 	g, err := s.readGame(ctx, j.Game)
 	if err != nil && !errors.Is(err, errNoGame) {
@@ -310,7 +310,7 @@ func firstBit(mask int) int {
 }
 
 // readGame loads a game in a transaction that writes nothing.
-func (s *Server) readGame(ctx context.Context, id int64) (*game, error) {
+func (s *Handler) readGame(ctx context.Context, id int64) (*game, error) {
 	tx, err := s.DB.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("pbem: begin: %w", err)
@@ -333,6 +333,6 @@ func (t *searchTimes) add(d time.Duration) {
 
 // BotSearches is how many searches the bots made since the process
 // started, and their time in all: for pbem/monitor.
-func (s *Server) BotSearches() (n uint64, total time.Duration) {
+func (s *Handler) BotSearches() (n uint64, total time.Duration) {
 	return s.botSearches.n.Load(), time.Duration(s.botSearches.nanos.Load())
 }

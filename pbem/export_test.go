@@ -39,7 +39,7 @@ type (
 )
 
 // PlusAddress is the server's address with a detail (games+DETAIL@host).
-func (s *Server) PlusAddress(detail string) string { return s.plusAddress(detail) }
+func (s *Handler) PlusAddress(detail string) string { return s.plusAddress(detail) }
 
 // MailAnalysisLevel is the level of the analyses asked by mail.
 func (b Bots) MailAnalysisLevel() int { return b.analysisLevel() }

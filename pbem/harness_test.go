@@ -34,8 +34,8 @@ type world struct {
 	t     testing.TB
 	ctx   context.Context
 	sys   *localmail.System
-	srv   *pbem.Server
-	d     *daemon.Daemon
+	srv   *pbem.Handler
+	d     *daemon.Server
 	clock *fakeClock
 	n     atomic.Int64
 	// dbPath is the database file, for a second process's connections.
@@ -122,13 +122,13 @@ func (w *world) setup() {
 	}
 	w.clock = &fakeClock{}
 	w.clock.t.Store(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC).Unix())
-	w.srv = &pbem.Server{DB: db, Address: w.sys.Address("games"), Secret: []byte("0123456789abcdef-test-secret"), Now: w.clock.Now, ErrorLimit: 100, Archive: testArchive{}}
+	w.srv = &pbem.Handler{DB: db, Address: w.sys.Address("games"), Secret: []byte("0123456789abcdef-test-secret"), Now: w.clock.Now, ErrorLimit: 100, Archive: testArchive{}}
 	w.d = w.newDaemon()
 }
 
 // newDaemon makes a daemon with its own connections, as a restarted
 // process would have.
-func (w *world) newDaemon() *daemon.Daemon {
+func (w *world) newDaemon() *daemon.Server {
 	t := w.t
 	reader, err := mailbox.NewReader(mailbox.IMAPConfig{Addr: w.imapAddr, TLS: mailbox.TLSNone, Username: "games", Password: "pw-games",
 		PollInterval: 50 * time.Millisecond, MinBackoff: 20 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
@@ -142,7 +142,7 @@ func (w *world) newDaemon() *daemon.Daemon {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &daemon.Daemon{Server: w.srv, Mailbox: reader, Sender: sender}
+	return &daemon.Server{Handler: w.srv, Mailbox: reader, Sender: sender}
 }
 
 // testArchive is the archive the daemon uses in cmd/icepost.

@@ -8,7 +8,7 @@ import (
 
 // runJobs does q's jobs that are due with run (jobqueue.Queue.Run), on
 // the server's database, clock and log; nothing in a dry run.
-func (s *Server) runJobs(ctx context.Context, q *jobqueue.Queue, run jobqueue.Func, done func()) (int, error) {
+func (s *Handler) runJobs(ctx context.Context, q *jobqueue.Queue, run jobqueue.Func, done func()) (int, error) {
 	if s.DryRun {
 		return 0, nil
 	}

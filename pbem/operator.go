@@ -31,7 +31,7 @@ func StoredIdentity(ctx context.Context, db *sql.DB) (address string, secret []b
 }
 
 // read runs fn in a transaction that is never committed.
-func (s *Server) read(ctx context.Context, fn func(h *handling) error) error {
+func (s *Handler) read(ctx context.Context, fn func(h *handling) error) error {
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -43,7 +43,7 @@ func (s *Server) read(ctx context.Context, fn func(h *handling) error) error {
 // CancelGame ends an invited or active game without a result; its
 // players are told by mail. A game that does not exist is
 // mailgames.ErrNoGame. Cancelled games are not archived.
-func (s *Server) CancelGame(ctx context.Context, id int64) error {
+func (s *Handler) CancelGame(ctx context.Context, id int64) error {
 	_, err := s.act(ctx, func(h *handling) (string, error) {
 		g, err := h.loadGame(id)
 		if err != nil {
@@ -70,7 +70,7 @@ func (s *Server) CancelGame(ctx context.Context, id int64) error {
 // (a result marker like 1-0, 0-1, 1/2-1/2 or 1-0-0) and archives it. The
 // notation knows no "adjudication": the record's Termination is
 // "abandoned".
-func (s *Server) Adjudicate(ctx context.Context, id int64, result string) error {
+func (s *Handler) Adjudicate(ctx context.Context, id int64, result string) error {
 	_, err := s.act(ctx, func(h *handling) (string, error) {
 		g, err := h.loadGame(id)
 		if err != nil {
@@ -109,7 +109,7 @@ type PlayerInfo struct {
 }
 
 // Players lists everyone who has a seat or settings.
-func (s *Server) Players(ctx context.Context) ([]PlayerInfo, error) {
+func (s *Handler) Players(ctx context.Context) ([]PlayerInfo, error) {
 	var out []PlayerInfo
 	err := s.read(ctx, func(h *handling) error {
 		addrs, err := store.Column[string](ctx, h.tx, `SELECT address FROM pbem_seats UNION SELECT address FROM pbem_players ORDER BY 1`)

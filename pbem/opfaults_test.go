@@ -34,14 +34,14 @@ func smtpWithAuth(t *testing.T, o mailtest.SMTPOptions) (*mailtest.SMTPServer, *
 
 // sendingDaemon is a daemon of w's server that sends through addr, as a
 // new process with that password would.
-func sendingDaemon(t *testing.T, w *world, addr, caFile, password string) *daemon.Daemon {
+func sendingDaemon(t *testing.T, w *world, addr, caFile, password string) *daemon.Server {
 	t.Helper()
 	s, err := mailbox.NewSender(mailbox.SMTPConfig{Addr: addr, TLS: mailbox.TLSStartTLS, CAFile: caFile, Username: "games", Password: password})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return &daemon.Daemon{Server: w.srv, Mailbox: w.d.Mailbox, Sender: s}
+	return &daemon.Server{Handler: w.srv, Mailbox: w.d.Mailbox, Sender: s}
 }
 
 // queueHelp has each player write a mail without a command, twice, so
@@ -180,7 +180,7 @@ func TestStaleOAuth2TokenLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	d := &daemon.Daemon{Server: w.srv, Mailbox: w.d.Mailbox, Sender: s}
+	d := &daemon.Server{Handler: w.srv, Mailbox: w.d.Mailbox, Sender: s}
 	for range 3 {
 		next, err := d.SendOutbox(w.ctx)
 		if err != nil {
@@ -287,7 +287,7 @@ func TestInboxOperatorFaultAtError(t *testing.T) {
 	w := newWorld(t)
 	buf := &syncBuffer{}
 	w.srv.Log = slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	d := &daemon.Daemon{Server: w.srv, Mailbox: faultyInbox{w.d.Mailbox}, Sender: w.d.Sender}
+	d := &daemon.Server{Handler: w.srv, Mailbox: faultyInbox{w.d.Mailbox}, Sender: w.d.Sender}
 	ctx, cancel := context.WithTimeout(w.ctx, 3500*time.Millisecond)
 	defer cancel()
 	d.Run(ctx)

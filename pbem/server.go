@@ -28,9 +28,12 @@ type Archiver interface {
 	AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, source string) error
 }
 
-// Server decides what each incoming mail does. Its fields are set once
-// before use.
-type Server struct {
+// Handler is the game service: it decides what each incoming mail does
+// (Handle) and what a move on the play pages does, keeps the clocks
+// (Tick) and does the bots' and the analyses' jobs. It sends nothing and
+// reads no mailbox: daemon.Server runs it, as net/http's Server runs a
+// Handler. Its fields are set once before use.
+type Handler struct {
 	DB      *sql.DB
 	Address string // the server's own address, e.g. games@example.org
 	Name    string // display name in From; default "icepost"
@@ -77,19 +80,19 @@ type Server struct {
 // writers queue here instead, and each gets the database as soon as the
 // one before is done. Other processes (the web site reads; an operator's
 // command) meet SQLite's lock as before.
-func (s *Server) writing() func() {
+func (s *Handler) writing() func() {
 	s.writeMu.Lock()
 	return s.writeMu.Unlock
 }
 
 // Writers is the lock of writing: the daemon's outbox and its own small
 // writes take it too.
-func (s *Server) Writers() sync.Locker { return &s.writeMu }
+func (s *Handler) Writers() sync.Locker { return &s.writeMu }
 
 // SetAsideQuietly records a mail as set aside, without an answer, when
 // setting it aside the usual way failed (Handle panicked doing it): so
 // that it is not handled again. cause says why, for the operator.
-func (s *Server) SetAsideQuietly(ctx context.Context, raw []byte, cause string) error {
+func (s *Handler) SetAsideQuietly(ctx context.Context, raw []byte, cause string) error {
 	if s.DryRun {
 		return nil
 	}
@@ -107,14 +110,14 @@ const (
 	Rejected                    // set aside: it could not be read
 )
 
-func (s *Server) now() time.Time {
+func (s *Handler) now() time.Time {
 	if s.Now != nil {
 		return s.Now()
 	}
 	return time.Now()
 }
 
-func (s *Server) log() *slog.Logger {
+func (s *Handler) log() *slog.Logger {
 	if s.Log != nil {
 		return s.Log
 	}
@@ -123,20 +126,20 @@ func (s *Server) log() *slog.Logger {
 
 // self is the server's own address in its canonical form (package
 // mailaddr), as every address it compares with is.
-func (s *Server) self() string {
+func (s *Handler) self() string {
 	if a, err := mailaddr.Canonical(s.Address); err == nil {
 		return a
 	}
 	return s.Address
 }
 
-func (s *Server) domain() string {
+func (s *Handler) domain() string {
 	_, d, _ := strings.Cut(s.Address, "@")
 	return d
 }
 
 // plusAddress is the server's address with a detail: games+DETAIL@host.
-func (s *Server) plusAddress(detail string) string {
+func (s *Handler) plusAddress(detail string) string {
 	local, domain, _ := strings.Cut(s.Address, "@")
 	return local + "+" + detail + "@" + domain
 }
@@ -229,7 +232,7 @@ func keyOf(raw []byte) (key string) {
 // bug, a stored game that no longer replays, a panic) is not an error
 // either: the mail's transaction is rolled back and the mail is set aside
 // (see setAside), so that the mails behind it are handled.
-func (s *Server) Handle(ctx context.Context, raw []byte) (Disposition, error) {
+func (s *Handler) Handle(ctx context.Context, raw []byte) (Disposition, error) {
 	msg, key, disp, err := s.handleOnce(ctx, raw)
 	if err == nil || ctx.Err() != nil || mailerr.IsTemporary(err) {
 		// An ended context may show as another error (a transaction
@@ -241,7 +244,7 @@ func (s *Server) Handle(ctx context.Context, raw []byte) (Disposition, error) {
 
 // handleOnce reads the mail and handles it in one transaction, rolled back
 // unless everything went through. A panic becomes a permanent error.
-func (s *Server) handleOnce(ctx context.Context, raw []byte) (msg *mailread.Message, key string, disp Disposition, err error) {
+func (s *Handler) handleOnce(ctx context.Context, raw []byte) (msg *mailread.Message, key string, disp Disposition, err error) {
 	key = rawKey(raw) // until the mail is read
 	defer func() {
 		if p := recover(); p != nil {
@@ -348,7 +351,7 @@ Please try again later. If it happens again, write to the operator.`
 // to the operator's log at Error level; the mail goes to the rejected
 // folder. It returns an error, to be tried again later, only when that
 // record cannot be written.
-func (s *Server) setAside(ctx context.Context, msg *mailread.Message, key string, cause error) (Disposition, error) {
+func (s *Handler) setAside(ctx context.Context, msg *mailread.Message, key string, cause error) (Disposition, error) {
 	from := ""
 	if msg != nil {
 		from = msg.From
@@ -410,7 +413,7 @@ func truncate(s string, n int) string {
 
 // handling is one mail being handled, inside its transaction.
 type handling struct {
-	s   *Server
+	s   *Handler
 	ctx context.Context
 	tx  *sql.Tx
 	msg *mailread.Message

@@ -15,14 +15,14 @@ import (
 
 // newHandling is a handling with no incoming mail, for what the server
 // does on its own (the tick) or on the operator's word.
-func (s *Server) newHandling(ctx context.Context, tx *sql.Tx) *handling {
+func (s *Handler) newHandling(ctx context.Context, tx *sql.Tx) *handling {
 	return &handling{s: s, ctx: ctx, tx: tx, now: s.now()}
 }
 
 // act runs one action in its own transaction and queues its mails. The
 // action returns what it did for the log ("" for nothing). In a dry run it
 // is logged, with the mails it would send, and rolled back.
-func (s *Server) act(ctx context.Context, fn func(h *handling) (string, error)) (string, error) {
+func (s *Handler) act(ctx context.Context, fn func(h *handling) (string, error)) (string, error) {
 	defer s.writing()()
 	tx, err := s.DB.BeginTx(ctx, nil)
 	if err != nil {
@@ -55,7 +55,7 @@ func (s *Server) act(ctx context.Context, fn func(h *handling) (string, error)) 
 // heartbeat of the daemon that ran before is an outage, during which no
 // clock ran. It also notes the server's address for the operator's
 // commands.
-func (s *Server) Resume(ctx context.Context) error {
+func (s *Handler) Resume(ctx context.Context) error {
 	now := s.now().Unix()
 	last, err := store.State(ctx, s.DB, "heartbeat")
 	if err != nil {
@@ -95,7 +95,7 @@ func (s *Server) Resume(ctx context.Context) error {
 // warnings and losses on time, vacation end notices, and daily digests.
 // The Daemon calls it about once a minute; each action is one
 // transaction, its mails queued in the outbox.
-func (s *Server) Tick(ctx context.Context) error {
+func (s *Handler) Tick(ctx context.Context) error {
 	now := s.now()
 	if !s.DryRun {
 		if err := store.SetState(ctx, s.DB, "heartbeat", strconv.FormatInt(now.Unix(), 10)); err != nil {

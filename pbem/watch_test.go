@@ -28,7 +28,7 @@ func TestOtherProcessWakesDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	web := &pbem.Server{DB: db, Address: w.srv.Address, Secret: w.srv.Secret, Now: w.clock.Now, ErrorLimit: 100, Archive: testArchive{}}
+	web := &pbem.Handler{DB: db, Address: w.srv.Address, Secret: w.srv.Secret, Now: w.clock.Now, ErrorLimit: 100, Archive: testArchive{}}
 
 	w.d = w.newDaemon()
 	w.d.Poll, w.d.TickEvery = time.Hour, time.Hour

@@ -33,13 +33,13 @@ const webLimit = 120
 
 // PlayCapability is the capability of seat in game id, for its play
 // link.
-func (s *Server) PlayCapability(id int64, seat int) string {
+func (s *Handler) PlayCapability(id int64, seat int) string {
 	return replytoken.Token{Kind: 'w', Game: id, Seat: seat}.Sign(s.Secret)
 }
 
 // PlaySeat reads a capability: the game and seat it names, or
 // ErrBadCapability.
-func (s *Server) PlaySeat(capability string) (id int64, seat int, err error) {
+func (s *Handler) PlaySeat(capability string) (id int64, seat int, err error) {
 	t, ok := replytoken.Parse(s.Secret, capability)
 	if !ok || t.Kind != 'w' {
 		return 0, 0, ErrBadCapability
@@ -48,7 +48,7 @@ func (s *Server) PlaySeat(capability string) (id int64, seat int, err error) {
 }
 
 // playLink is the link of a seat's play page, "" without web_url.
-func (s *Server) playLink(id int64, seat int) string {
+func (s *Handler) playLink(id int64, seat int) string {
 	if s.WebURL == "" || seat == 0 {
 		return ""
 	}
@@ -60,7 +60,7 @@ func (s *Server) playLink(id int64, seat int) string {
 // one transaction, exactly once for the same capability, ply and line,
 // with every mail it makes queued in the outbox. It returns what to tell
 // the player; an error only for a failure that is not theirs.
-func (s *Server) WebAct(ctx context.Context, capability string, ply int, line string) (string, error) {
+func (s *Handler) WebAct(ctx context.Context, capability string, ply int, line string) (string, error) {
 	id, seat, err := s.PlaySeat(capability)
 	if err != nil {
 		return "", err
@@ -127,7 +127,7 @@ func (s *Server) WebAct(ctx context.Context, capability string, ply int, line st
 // refused later (a line the page does not take, an illegal move, a form
 // sent twice) counts too: ok is false when the link has sent webLimit
 // commands in the last hour, and then nothing is counted.
-func (s *Server) countWebCommand(ctx context.Context, id int64, seat int) (ok bool, err error) {
+func (s *Handler) countWebCommand(ctx context.Context, id int64, seat int) (ok bool, err error) {
 	if s.DryRun {
 		return true, nil
 	}

@@ -115,7 +115,7 @@ func clubArchive(t testing.TB, n int) (*archive.Archive, string) {
 // watches).
 type mailGames struct {
 	db   *sql.DB
-	srv  *pbem.Server
+	srv  *pbem.Handler
 	read *mailgames.Reader
 	path string
 	n    int
@@ -138,7 +138,7 @@ func newMailGames(t testing.TB) *mailGames {
 	if err := store.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	srv := &pbem.Server{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-web-test"), AuthServID: "mx.club.test"}
+	srv := &pbem.Handler{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-web-test"), AuthServID: "mx.club.test"}
 	m := &mailGames{db: db, srv: srv, read: &mailgames.Reader{DB: db}, path: path}
 	m.mail(t, "ada", "challenge icesickle days=3 bob@club.test")
 	m.mail(t, "bob", "accept")

@@ -216,7 +216,7 @@ func checkDatabase(ctx context.Context, path string) (string, error) {
 	if tables == 0 {
 		return path + " (no mail daemon tables yet: serve adds them)", nil
 	}
-	srv := &pbem.Server{DB: db}
+	srv := &pbem.Handler{DB: db}
 	waiting, failed, err := outbox.Counts(ctx, srv.DB)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)

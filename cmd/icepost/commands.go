@@ -79,8 +79,8 @@ func init() {
 		}},
 		{name: "players", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the players by mail; block or unblock an address; export or forget what is kept about one", run: cmdPlayers, subcommands: []command{
 			{name: "list", args: "", summary: "every player: active games, vacation days left, digest, blocked, ratings", run: onServer(playersList)},
-			{name: "block", args: "ADDRESS", summary: "ignore an address's mail: no replies, no challenges, no moves", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, true) })},
-			{name: "unblock", args: "ADDRESS", summary: "answer an address again", run: onServer(func(e *env, srv *pbem.Server, args []string) int { return playersBlock(e, srv, args, false) })},
+			{name: "block", args: "ADDRESS", summary: "ignore an address's mail: no replies, no challenges, no moves", run: onServer(func(e *env, srv *pbem.Handler, args []string) int { return playersBlock(e, srv, args, true) })},
+			{name: "unblock", args: "ADDRESS", summary: "answer an address again", run: onServer(func(e *env, srv *pbem.Handler, args []string) int { return playersBlock(e, srv, args, false) })},
 			{name: "export", args: "ADDRESS", summary: "everything kept about a player, as JSON: games and records, settings, vacations, mails from and to them, archived games", run: onServer(playersExport)},
 			{name: "forget", args: "ADDRESS", summary: "replace a player's address and name by a pseudonym everywhere, the archive's records included; the games stay", run: onServer(playersForget)},
 		}},

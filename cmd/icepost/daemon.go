@@ -101,7 +101,7 @@ var embeddedUsers = []string{"games", "ada", "bob", "cy"}
 type embedded struct {
 	sys    *localmail.System
 	db     *sql.DB
-	daemon *daemon.Daemon
+	daemon *daemon.Server
 }
 
 func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *slog.Logger, dryRun bool) (*embedded, error) {
@@ -134,7 +134,7 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 	// The embedded system vouches for its senders (it takes a mail only
 	// from a logged-in account, with its own address as From): a new mail
 	// acts at once, as with an operator's checked senders.
-	srv := &pbem.Server{DB: db, Address: sys.Address("games"), Secret: []byte(secret), Log: log, Archive: archiveAdder{}, DryRun: dryRun,
+	srv := &pbem.Handler{DB: db, Address: sys.Address("games"), Secret: []byte(secret), Log: log, Archive: archiveAdder{}, DryRun: dryRun,
 		AuthServID: sys.AuthServID()}
 	reader, err := mailbox.NewReader(mailbox.IMAPConfig{Addr: sys.IMAPAddr, TLS: mailbox.TLSNone, Username: "games", Password: "games", Logger: log})
 	if err != nil {
@@ -150,7 +150,7 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 		db.Close()
 		return nil, err
 	}
-	return &embedded{sys: sys, db: db, daemon: &daemon.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: 30 * time.Second}}, nil
+	return &embedded{sys: sys, db: db, daemon: &daemon.Server{Handler: srv, Mailbox: reader, Sender: sender, Poll: 30 * time.Second}}, nil
 }
 
 func (e *embedded) close() {

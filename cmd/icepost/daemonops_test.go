@@ -90,7 +90,7 @@ func TestServeRefusesSecondDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	srv := &pbem.Server{DB: db, Address: "games@club.test", Now: func() time.Time { return time.Now().Add(-30 * time.Second) }}
+	srv := &pbem.Handler{DB: db, Address: "games@club.test", Now: func() time.Time { return time.Now().Add(-30 * time.Second) }}
 	if err := srv.Resume(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ type env struct {
 	archive *archive.Archive
 	// server is the daemon's server that icepost games and icepost
 	// players set up for their subcommands.
-	server *pbem.Server
+	server *pbem.Handler
 }
 
 func writeFailed(e *env, err error) int {

@@ -18,7 +18,7 @@ func cmdGames(e *env, args []string) int { return operator(e, "games", args) }
 
 // needMail checks that the server can write mails: it knows its address
 // and secret.
-func needMail(e *env, srv *pbem.Server, what string) bool {
+func needMail(e *env, srv *pbem.Handler, what string) bool {
 	if srv.Address == "" || len(srv.Secret) == 0 {
 		fmt.Fprintf(e.stderr, "icepost %s: the players must be told by mail, but the database does not hold the server's address and secret: give -config FILE\n", what)
 		return false
@@ -39,7 +39,7 @@ func gameID(e *env, what string, args []string, n int) (int64, bool) {
 	return id, true
 }
 
-func gamesList(e *env, srv *pbem.Server, args []string) int {
+func gamesList(e *env, srv *pbem.Handler, args []string) int {
 	if len(args) != 0 {
 		fmt.Fprintln(e.stderr, "icepost games list: no arguments")
 		return exitUsage
@@ -76,7 +76,7 @@ func shortSpan(d time.Duration) string {
 	return fmt.Sprintf("%dh%02dm", d/time.Hour, d%time.Hour/time.Minute)
 }
 
-func gamesShow(e *env, srv *pbem.Server, args []string) int {
+func gamesShow(e *env, srv *pbem.Handler, args []string) int {
 	id, ok := gameID(e, "show", args, 1)
 	if !ok {
 		return exitUsage
@@ -97,7 +97,7 @@ func gamesShow(e *env, srv *pbem.Server, args []string) int {
 	return exitOK
 }
 
-func gamesCancel(e *env, srv *pbem.Server, args []string) int {
+func gamesCancel(e *env, srv *pbem.Handler, args []string) int {
 	id, ok := gameID(e, "cancel", args, 1)
 	if !ok || !needMail(e, srv, "games cancel") {
 		return exitUsage
@@ -109,7 +109,7 @@ func gamesCancel(e *env, srv *pbem.Server, args []string) int {
 	return exitOK
 }
 
-func gamesAdjudicate(e *env, srv *pbem.Server, args []string) int {
+func gamesAdjudicate(e *env, srv *pbem.Handler, args []string) int {
 	id, ok := gameID(e, "adjudicate", args, 2)
 	if !ok || !needMail(e, srv, "games adjudicate") {
 		return exitUsage

@@ -34,7 +34,7 @@ func operator(e *env, name string, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	srv := &pbem.Server{Archive: archiveAdder{}}
+	srv := &pbem.Handler{Archive: archiveAdder{}}
 	path := *db
 	if *config != "" {
 		cfg, err := pbem.LoadConfig(*config)
@@ -71,7 +71,7 @@ func operator(e *env, name string, args []string) int {
 
 // onServer makes the run of a games or players subcommand, which works on
 // the server that operator set up.
-func onServer(run func(e *env, srv *pbem.Server, args []string) int) func(e *env, args []string) int {
+func onServer(run func(e *env, srv *pbem.Handler, args []string) int) func(e *env, args []string) int {
 	return func(e *env, args []string) int { return run(e, e.server, args) }
 }
 

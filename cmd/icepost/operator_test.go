@@ -16,7 +16,7 @@ import (
 // operatorDB makes a daemon database with two games by mail, as the
 // embedded daemon leaves it: game 1 (ada vs bob, 2 days per move) active,
 // game 2 (ada vs cy) invited.
-func operatorDB(t *testing.T) (string, *pbem.Server) {
+func operatorDB(t *testing.T) (string, *pbem.Handler) {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "icepost.db")
@@ -32,7 +32,7 @@ func operatorDB(t *testing.T) (string, *pbem.Server) {
 	start := time.Now() // the commands read the real clock
 	// The club's mail server vouches for its senders, so that a new mail
 	// acts at once.
-	srv := &pbem.Server{DB: db, Address: "games@club.test", Secret: []byte(secret), Archive: archiveAdder{},
+	srv := &pbem.Handler{DB: db, Address: "games@club.test", Secret: []byte(secret), Archive: archiveAdder{},
 		Now: func() time.Time { return start }, AuthServID: "mx.club.test"}
 	if err := srv.Resume(ctx); err != nil {
 		t.Fatal(err)
@@ -60,7 +60,7 @@ func runOp(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func outboxTo(t *testing.T, srv *pbem.Server, addr string) int {
+func outboxTo(t *testing.T, srv *pbem.Handler, addr string) int {
 	t.Helper()
 	var n int
 	if err := srv.DB.QueryRow(`SELECT count(*) FROM pbem_outbox WHERE recipient = ?`, addr).Scan(&n); err != nil {

@@ -17,7 +17,7 @@ import (
 
 func cmdOutbox(e *env, args []string) int { return operator(e, "outbox", args) }
 
-func outboxList(e *env, srv *pbem.Server, args []string) int {
+func outboxList(e *env, srv *pbem.Handler, args []string) int {
 	fs := newFlags(e, "outbox", "list")
 	failedOnly := fs.Bool("failed", false, "only the mails given up")
 	if code := parseFlags(e, fs, args); code >= 0 {
@@ -59,7 +59,7 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-func outboxRetry(e *env, srv *pbem.Server, args []string) int {
+func outboxRetry(e *env, srv *pbem.Handler, args []string) int {
 	if len(args) != 1 {
 		fmt.Fprintln(e.stderr, "icepost outbox retry: give a mail's ID (from icepost outbox list), or all")
 		return exitUsage

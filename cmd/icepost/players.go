@@ -20,7 +20,7 @@ import (
 
 func cmdPlayers(e *env, args []string) int { return operator(e, "players", args) }
 
-func playersList(e *env, srv *pbem.Server, args []string) int {
+func playersList(e *env, srv *pbem.Handler, args []string) int {
 	if len(args) != 0 {
 		fmt.Fprintln(e.stderr, "icepost players list: no arguments")
 		return exitUsage
@@ -67,7 +67,7 @@ func playersList(e *env, srv *pbem.Server, args []string) int {
 // mailRatings says each address's ratings, from the archive in the
 // daemon's file (the games it finished): "IceSickle 1620±80, Pikemen
 // 1480±150", by the player the archive knows at that address.
-func mailRatings(e *env, srv *pbem.Server) (map[string]string, error) {
+func mailRatings(e *env, srv *pbem.Handler) (map[string]string, error) {
 	a := archive.Wrap(srv.DB)
 	players, err := a.AddressPlayers(e.ctx)
 	if err != nil {
@@ -92,7 +92,7 @@ func mailRatings(e *env, srv *pbem.Server) (map[string]string, error) {
 // games the computer analysed (icepost archive analyze on the daemon's
 // file): "0.031 (412 moves)", by the player the archive knows at that
 // address.
-func mailAnalyses(e *env, srv *pbem.Server) (map[string]string, error) {
+func mailAnalyses(e *env, srv *pbem.Handler) (map[string]string, error) {
 	a := archive.Wrap(srv.DB)
 	players, err := a.AddressPlayers(e.ctx)
 	if err != nil {
@@ -111,7 +111,7 @@ func mailAnalyses(e *env, srv *pbem.Server) (map[string]string, error) {
 	return out, nil
 }
 
-func playersBlock(e *env, srv *pbem.Server, args []string, block bool) int {
+func playersBlock(e *env, srv *pbem.Handler, args []string, block bool) int {
 	what := "block"
 	if !block {
 		what = "unblock"
@@ -129,7 +129,7 @@ func playersBlock(e *env, srv *pbem.Server, args []string, block bool) int {
 	return exitOK
 }
 
-func playersExport(e *env, srv *pbem.Server, args []string) int {
+func playersExport(e *env, srv *pbem.Handler, args []string) int {
 	if len(args) != 1 {
 		fmt.Fprintln(e.stderr, "icepost players export: give one address")
 		return exitUsage
@@ -146,7 +146,7 @@ func playersExport(e *env, srv *pbem.Server, args []string) int {
 	return exitOK
 }
 
-func playersForget(e *env, srv *pbem.Server, args []string) int {
+func playersForget(e *env, srv *pbem.Handler, args []string) int {
 	if len(args) != 1 {
 		fmt.Fprintln(e.stderr, "icepost players forget: give one address")
 		return exitUsage

@@ -81,7 +81,7 @@ func cmdServe(e *env, args []string) int {
 		defer emb.close()
 		site := ""
 		if *webAddr != "" {
-			got, stop, err := serveWeb(e, log, *webAddr, *dbPath, emb.daemon.Server)
+			got, stop, err := serveWeb(e, log, *webAddr, *dbPath, emb.daemon.Handler)
 			if err != nil {
 				fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
 				return exitUsage
@@ -129,7 +129,7 @@ func cmdServe(e *env, args []string) int {
 	}
 	site := ""
 	if *webAddr != "" {
-		got, stop, err := serveWeb(e, log, *webAddr, cfg.Database, d.Server)
+		got, stop, err := serveWeb(e, log, *webAddr, cfg.Database, d.Handler)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
 			return exitInvalid
@@ -143,12 +143,12 @@ func cmdServe(e *env, args []string) int {
 
 // serveMonitor serves /metrics and /healthz for d on addr
 // (pbem/monitor) until stop is called.
-func serveMonitor(ctx context.Context, log *slog.Logger, addr string, d *daemon.Daemon) (stop func(), err error) {
+func serveMonitor(ctx context.Context, log *slog.Logger, addr string, d *daemon.Server) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: monitor.New(d.Server.DB, d).Handler(), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: monitor.New(d.Handler.DB, d).Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("metrics server stopped", "err", err)
@@ -163,7 +163,7 @@ func serveMonitor(ctx context.Context, log *slog.Logger, addr string, d *daemon.
 
 // runDaemon runs d until the context ends, and logs why it stopped (a
 // signal, for the operator who wonders whether it crashed).
-func runDaemon(e *env, log *slog.Logger, d *daemon.Daemon) int {
+func runDaemon(e *env, log *slog.Logger, d *daemon.Server) int {
 	err := d.Run(e.ctx)
 	if err != nil && e.ctx.Err() == nil {
 		fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
@@ -216,7 +216,7 @@ func onHangup(log *slog.Logger) (stop func()) {
 	}
 }
 
-func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, dryRun bool) (*daemon.Daemon, func(), error) {
+func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, dryRun bool) (*daemon.Server, func(), error) {
 	secret, err := cfg.Secret()
 	if err != nil {
 		return nil, nil, err
@@ -244,10 +244,10 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 		db.Close()
 		return nil, nil, err
 	}
-	srv := &pbem.Server{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Starters: cfg.Starters,
+	srv := &pbem.Handler{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Starters: cfg.Starters,
 		Archive: archiveAdder{}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun,
 		Deadlines: cfg.Deadlines, Bots: cfg.Bots, WebURL: cfg.WebURL}
-	d := &daemon.Daemon{Server: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration, KeepSent: cfg.KeepSent.Duration}
+	d := &daemon.Server{Handler: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration, KeepSent: cfg.KeepSent.Duration}
 	return d, func() { sender.Close(); reader.Close(); db.Close() }, nil
 }
 

@@ -24,7 +24,7 @@ import (
 // them), and the play pages acting through srv itself. When srv has no
 // WebURL, the board mails it sends link to this site. It returns the
 // address it listens on and the func that stops it.
-func serveWeb(e *env, log *slog.Logger, addr, dbPath string, srv *pbem.Server) (string, func(), error) {
+func serveWeb(e *env, log *slog.Logger, addr, dbPath string, srv *pbem.Handler) (string, func(), error) {
 	a, err := openArchive(e, dbPath)
 	if err != nil {
 		return "", nil, err

@@ -35,7 +35,7 @@ func TestServeWeb(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer emb.close()
-	site, stop, err := serveWeb(e, log, "127.0.0.1:0", db, emb.daemon.Server)
+	site, stop, err := serveWeb(e, log, "127.0.0.1:0", db, emb.daemon.Handler)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,7 @@ func cmdWeb(e *env, args []string) int {
 
 // playServer is the daemon's Server for the play pages: its database,
 // address, secret and rules of play from the config, without a mailbox.
-func playServer(ctx context.Context, cfg *pbem.Config, log *slog.Logger) (*pbem.Server, func(), error) {
+func playServer(ctx context.Context, cfg *pbem.Config, log *slog.Logger) (*pbem.Handler, func(), error) {
 	secret, err := cfg.Secret()
 	if err != nil {
 		return nil, nil, err
@@ -130,7 +130,7 @@ func playServer(ctx context.Context, cfg *pbem.Config, log *slog.Logger) (*pbem.
 	if err != nil {
 		return nil, nil, err
 	}
-	srv := &pbem.Server{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Archive: archiveAdder{},
+	srv := &pbem.Handler{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Archive: archiveAdder{},
 		AuthServID: cfg.AuthServID, Deadlines: cfg.Deadlines, Bots: cfg.Bots, WebURL: cfg.WebURL}
 	return srv, func() { db.Close() }, nil
 }

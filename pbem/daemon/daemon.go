@@ -38,9 +38,9 @@ type Mailbox interface {
 	Wait(ctx context.Context, timeout time.Duration) error
 }
 
-// Daemon runs the mail loop: read, handle, file, and send the outbox.
-type Daemon struct {
-	Server  *pbem.Server
+// Server runs the mail loop: read, handle, file, and send the outbox.
+type Server struct {
+	Handler *pbem.Handler
 	Mailbox Mailbox
 	Sender  outbox.Mailer
 	// Poll is how long to wait for new mail before looking again (IDLE
@@ -80,12 +80,12 @@ type Daemon struct {
 
 // BotSearches is the server's count of the bots' searches and their
 // time: for /metrics (pbem/monitor).
-func (d *Daemon) BotSearches() (uint64, time.Duration) { return d.Server.BotSearches() }
+func (d *Server) BotSearches() (uint64, time.Duration) { return d.Handler.BotSearches() }
 
 // InboxState says whether the inbox loop's last look at the mailbox
 // worked, and the error when it did not: for /healthz (pbem/monitor).
 // Before the first look it says not yet.
-func (d *Daemon) InboxState() (bool, error) {
+func (d *Server) InboxState() (bool, error) {
 	p := d.inboxErr.Load()
 	if p == nil {
 		return false, errors.New("the inbox has not been read yet")
@@ -95,7 +95,7 @@ func (d *Daemon) InboxState() (bool, error) {
 
 // Run reads and answers mail until ctx ends. It returns nil on a clean
 // stop: the mail in hand is finished first.
-func (d *Daemon) Run(ctx context.Context) error {
+func (d *Server) Run(ctx context.Context) error {
 	d.setup()
 	log := d.log()
 	sendDone := make(chan struct{})
@@ -124,7 +124,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer close(watchDone)
 		d.watchOthers(ctx)
 	}()
-	if err := d.Server.Resume(ctx); err != nil {
+	if err := d.Handler.Resume(ctx); err != nil {
 		log.Warn("resuming the clocks", "err", err)
 	}
 	backoff := time.Second
@@ -191,9 +191,9 @@ const watchEvery = 250 * time.Millisecond
 // connection commits (this process's own too: a wake then costs one
 // more look at the outbox or the jobs). Reading it takes microseconds
 // and holds no transaction open.
-func (d *Daemon) watchOthers(ctx context.Context) {
+func (d *Server) watchOthers(ctx context.Context) {
 	log := d.log()
-	conn, err := d.Server.DB.Conn(ctx)
+	conn, err := d.Handler.DB.Conn(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
 			log.Warn("watching the database for other processes' commits: moves made on the web site wait for the next poll", "err", err)
@@ -242,8 +242,8 @@ func sleep(ctx context.Context, d time.Duration) {
 
 // ProcessInbox handles every mail the mailbox holds past the last UID
 // seen, and returns how many it handled.
-func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
-	db := d.Server.DB
+func (d *Server) ProcessInbox(ctx context.Context) (int, error) {
+	db := d.Handler.DB
 	last, err := store.State(ctx, db, "last_uid")
 	if err != nil {
 		return 0, err
@@ -287,7 +287,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 		if ctx.Err() != nil {
 			break
 		}
-		if d.Server.DryRun {
+		if d.Handler.DryRun {
 			// Nothing is filed or recorded in a dry run: remember what
 			// was logged so that each mail is logged once.
 			if d.dryRunSeen[m.UID] {
@@ -311,7 +311,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 		maxUID = m.UID
 	}
 	n := len(done) + len(rejected)
-	if d.Server.DryRun || n == 0 {
+	if d.Handler.DryRun || n == 0 {
 		return n, herr
 	}
 	if err := d.sender().Sync(ctx); err != nil {
@@ -324,7 +324,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 	if err := d.file(ctx, d.Mailbox.Reject, rejected); err != nil {
 		return n, errors.Join(herr, err)
 	}
-	w := d.Server.Writers()
+	w := d.Handler.Writers()
 	w.Lock()
 	err = store.SetState(ctx, db, "last_uid", strconv.FormatUint(uint64(maxUID), 10))
 	w.Unlock()
@@ -342,7 +342,7 @@ func (d *Daemon) ProcessInbox(ctx context.Context) (int, error) {
 // INBOX without holding up the others: it is handled and recorded, so
 // left there it costs a look at each restart (a mail seen before is not
 // handled again), while stopping would hold up every mail behind it.
-func (d *Daemon) file(ctx context.Context, f func(context.Context, ...uint32) error, uids []uint32) error {
+func (d *Server) file(ctx context.Context, f func(context.Context, ...uint32) error, uids []uint32) error {
 	if len(uids) == 0 {
 		return nil
 	}
@@ -370,22 +370,22 @@ func (d *Daemon) file(ctx context.Context, f func(context.Context, ...uint32) er
 // same (in setting the mail aside) sets the mail aside here, under the
 // key Handle gives it, without an apology, instead of stopping the
 // daemon.
-func (d *Daemon) handle(ctx context.Context, m mailbox.Mail) (disp pbem.Disposition, err error) {
+func (d *Server) handle(ctx context.Context, m mailbox.Mail) (disp pbem.Disposition, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			d.log().Error("handling a mail panicked: it is set aside", "uid", m.UID, "panic", p, "stack", string(debug.Stack()))
-			disp, err = pbem.Rejected, d.Server.SetAsideQuietly(ctx, m.Raw, fmt.Sprintf("internal error: panic: %v", p))
+			disp, err = pbem.Rejected, d.Handler.SetAsideQuietly(ctx, m.Raw, fmt.Sprintf("internal error: panic: %v", p))
 		}
 	}()
 	if m.Truncated {
 		d.log().Warn("mail too large: set aside", "uid", m.UID)
 		return pbem.Rejected, nil
 	}
-	return d.Server.Handle(ctx, m.Raw)
+	return d.Handler.Handle(ctx, m.Raw)
 }
 
 // setup makes the loops' channels, once.
-func (d *Daemon) setup() {
+func (d *Server) setup() {
 	d.once.Do(func() {
 		d.wake = make(chan struct{}, 1)
 		d.botWake = make(chan struct{}, 1)
@@ -397,7 +397,7 @@ func (d *Daemon) setup() {
 // Wake tells the loops that work may be waiting: mails queued, a bot's
 // or an analysis' job. Another process's commits wake them by
 // themselves (watchOthers).
-func (d *Daemon) Wake() {
+func (d *Server) Wake() {
 	d.setup()
 	d.poke()
 	d.wakeBots()
@@ -406,16 +406,16 @@ func (d *Daemon) Wake() {
 
 // Watching is closed once Run watches the database for other
 // processes' commits: a commit made after it wakes the loops at once.
-func (d *Daemon) Watching() <-chan struct{} {
+func (d *Server) Watching() <-chan struct{} {
 	d.setup()
 	return d.watching
 }
 
 // Outbox is the daemon's outbox.Sender, made from its settings at the
 // first use.
-func (d *Daemon) Outbox() *outbox.Sender { return d.sender() }
+func (d *Server) Outbox() *outbox.Sender { return d.sender() }
 
-func (d *Daemon) poke() {
+func (d *Server) poke() {
 	if d.wake == nil {
 		return
 	}
@@ -425,7 +425,7 @@ func (d *Daemon) poke() {
 	}
 }
 
-func (d *Daemon) sendLoop(ctx context.Context) {
+func (d *Server) sendLoop(ctx context.Context) {
 	defer d.sender().Stop()
 	for ctx.Err() == nil {
 		next, err := d.SendOutbox(ctx)
@@ -452,22 +452,22 @@ func (d *Daemon) sendLoop(ctx context.Context) {
 
 // sender is the daemon's outbox.Sender, made from its settings at the
 // first use.
-func (d *Daemon) sender() *outbox.Sender {
+func (d *Server) sender() *outbox.Sender {
 	d.outboxOnce.Do(func() {
-		d.outbox = &outbox.Sender{DB: d.Server.DB, Mail: mailer{d}, From: d.Server.Address, Now: d.now, Log: d.log(),
-			GiveUp: d.GiveUp, Workers: d.Senders, DryRun: d.Server.DryRun, Writers: d.Server.Writers()}
+		d.outbox = &outbox.Sender{DB: d.Handler.DB, Mail: mailer{d}, From: d.Handler.Address, Now: d.now, Log: d.log(),
+			GiveUp: d.GiveUp, Workers: d.Senders, DryRun: d.Handler.DryRun, Writers: d.Handler.Writers()}
 	})
 	return d.outbox
 }
 
 // SendOutbox sends every mail of the outbox that is due
 // (outbox.Sender.Send), and returns when the next one is due.
-func (d *Daemon) SendOutbox(ctx context.Context) (time.Time, error) {
+func (d *Server) SendOutbox(ctx context.Context) (time.Time, error) {
 	return d.sender().Send(ctx)
 }
 
 // mailer sends with the daemon's Sender as it is at each send.
-type mailer struct{ d *Daemon }
+type mailer struct{ d *Server }
 
 func (m mailer) Send(ctx context.Context, from string, to []string, msg []byte) error {
 	return m.d.Sender.Send(ctx, from, to, msg)
@@ -475,25 +475,25 @@ func (m mailer) Send(ctx context.Context, from string, to []string, msg []byte) 
 
 // botLoop runs the bots' jobs until ctx ends: when a mail or a tick may
 // have queued one (wakeBots), and every poll otherwise.
-func (d *Daemon) botLoop(ctx context.Context) { d.jobLoop(ctx, "bots", d.Server.RunBots, d.botWake) }
+func (d *Server) botLoop(ctx context.Context) { d.jobLoop(ctx, "bots", d.Handler.RunBots, d.botWake) }
 
 // wakeBots tells the bot loop that a job may have been queued.
-func (d *Daemon) wakeBots() { wakeUp(d.botWake) }
+func (d *Server) wakeBots() { wakeUp(d.botWake) }
 
 // analysisLoop makes the analyses until ctx ends: when a mail may have
 // queued one (wakeAnalyses), and every poll otherwise. It is a loop of
 // its own, beside the bots', so that an analysis of minutes holds up no
 // bot's move.
-func (d *Daemon) analysisLoop(ctx context.Context) {
-	d.jobLoop(ctx, "analysis", d.Server.RunAnalyses, d.analysisWake)
+func (d *Server) analysisLoop(ctx context.Context) {
+	d.jobLoop(ctx, "analysis", d.Handler.RunAnalyses, d.analysisWake)
 }
 
 // wakeAnalyses tells the analysis loop that a job may have been queued.
-func (d *Daemon) wakeAnalyses() { wakeUp(d.analysisWake) }
+func (d *Server) wakeAnalyses() { wakeUp(d.analysisWake) }
 
-// tick runs Tick when it is due; the Daemon's loop calls it on every
+// tick runs Tick when it is due; the server's loop calls it on every
 // turn.
-func (d *Daemon) tick(ctx context.Context) {
+func (d *Server) tick(ctx context.Context) {
 	every := d.TickEvery
 	if every == 0 {
 		every = time.Minute
@@ -509,8 +509,8 @@ func (d *Daemon) tick(ctx context.Context) {
 // Tick does now what the loop does every TickEvery: the game service's
 // clocks and digests (Server.Tick), the outbox's pruning, and a look for
 // bots' jobs.
-func (d *Daemon) Tick(ctx context.Context) {
-	if err := d.Server.Tick(ctx); err != nil && ctx.Err() == nil {
+func (d *Server) Tick(ctx context.Context) {
+	if err := d.Handler.Tick(ctx); err != nil && ctx.Err() == nil {
 		d.log().Warn("tick", "err", err)
 	}
 	d.prune(ctx)
@@ -521,7 +521,7 @@ func (d *Daemon) Tick(ctx context.Context) {
 // queued, and every poll otherwise. Each committed job pokes the outbox,
 // so that its mails leave at once (synced first, as every reply queued
 // outside a batch), not once every due job is done.
-func (d *Daemon) jobLoop(ctx context.Context, name string, run func(ctx context.Context, done func()) (int, error), wake <-chan struct{}) {
+func (d *Server) jobLoop(ctx context.Context, name string, run func(ctx context.Context, done func()) (int, error), wake <-chan struct{}) {
 	log := d.log()
 	backoff := time.Second
 	for ctx.Err() == nil {
@@ -563,7 +563,7 @@ func wakeUp(c chan struct{}) {
 
 // prune runs PruneSent with the daemon's KeepSent; the daemon's tick
 // calls it.
-func (d *Daemon) prune(ctx context.Context) {
+func (d *Server) prune(ctx context.Context) {
 	keep := d.KeepSent
 	if keep <= 0 {
 		keep = outbox.DefaultKeepSent
@@ -578,17 +578,17 @@ func (d *Daemon) prune(ctx context.Context) {
 }
 
 // now is the game service's clock.
-func (d *Daemon) now() time.Time {
-	if d.Server.Now != nil {
-		return d.Server.Now()
+func (d *Server) now() time.Time {
+	if d.Handler.Now != nil {
+		return d.Handler.Now()
 	}
 	return time.Now()
 }
 
 // log is the game service's log.
-func (d *Daemon) log() *slog.Logger {
-	if d.Server.Log != nil {
-		return d.Server.Log
+func (d *Server) log() *slog.Logger {
+	if d.Handler.Log != nil {
+		return d.Handler.Log
 	}
 	return slog.New(slog.DiscardHandler)
 }

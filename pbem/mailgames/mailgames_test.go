@@ -21,7 +21,7 @@ import (
 // reader of it; both see the same clock.
 type club struct {
 	db   *sql.DB
-	srv  *pbem.Server
+	srv  *pbem.Handler
 	read *mailgames.Reader
 	now  time.Time
 	n    int
@@ -42,7 +42,7 @@ func newClub(t *testing.T) *club {
 	}
 	c := &club{db: db, now: start}
 	now := func() time.Time { return c.now }
-	c.srv = &pbem.Server{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-mailgames"), AuthServID: "mx.club.test", Now: now}
+	c.srv = &pbem.Handler{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-mailgames"), AuthServID: "mx.club.test", Now: now}
 	c.read = &mailgames.Reader{DB: db, Now: now}
 	return c
 }

@@ -49,7 +49,7 @@ func TestMetricsAndHealth(t *testing.T) {
 	if err := store.Migrate(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	s := &pbem.Server{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-monitor")}
+	s := &pbem.Handler{DB: db, Address: "games@club.test", Secret: []byte("0123456789abcdef-monitor")}
 	for i, body := range []string{"help", "hello there", "board"} {
 		raw := fmt.Sprintf("From: ada@club.test\r\nTo: games@club.test\r\nSubject: x\r\nMessage-ID: <m%d@club.test>\r\n\r\n%s\r\n", i, body)
 		if _, err := s.Handle(ctx, []byte(raw)); err != nil {
