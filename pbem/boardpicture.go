@@ -100,7 +100,7 @@ type pictureJob struct {
 // one for the observers) are drawn at once, and a picture that several
 // mails show (the seats of a game of three or four see one board) is
 // drawn once. Drawing is most of the time a move takes the daemon (about
-// 5 ms a picture) and all of it holds the write lock (Server.writing).
+// 5 ms a picture) and all of it holds the write lock (Handler.writing).
 func (h *handling) drawAhead(p boardPic) *pictureJob {
 	if j, ok := h.pictures[p.key]; ok {
 		return j

@@ -320,7 +320,7 @@ func (s *Handler) readGame(ctx context.Context, id int64) (*game, error) {
 }
 
 // searchTimes counts the bots' searches and their time, for the
-// operator's metrics (Server.BotSearches).
+// operator's metrics (Handler.BotSearches).
 type searchTimes struct {
 	n     atomic.Uint64
 	nanos atomic.Int64

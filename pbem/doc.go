@@ -3,13 +3,18 @@
 // the board mails, and keeps everything in SQLite so that a club can run it
 // for years without losing a move.
 //
-// One way for data to flow: the Daemon fetches raw mail from a Mailbox and
-// hands each to Server.Handle, which in ONE transaction checks that the
-// mail is new (its Message-ID is recorded in pbem_processed), changes the
-// game, archives a finished game, and queues every reply in pbem_outbox.
-// Only after the commit is the mail filed away; the Daemon's sender works
-// the outbox with retries. A mail delivered twice, or seen again after a
-// crash at any point, changes nothing and sends nothing twice.
+// It is the game service, and only that: the Handler. One way for data to
+// flow: the mail server (package daemon) fetches raw mail from a Mailbox
+// and hands each to Handler.Handle, which in ONE transaction checks that
+// the mail is new (its Message-ID is recorded in pbem_processed), changes
+// the game, archives a finished game, and queues every reply in the
+// outbox (outbox.Queue). Only after the commit is the mail filed away;
+// the daemon's sender (package outbox) works the outbox with retries. A
+// mail delivered twice, or seen again after a crash at any point, changes
+// nothing and sends nothing twice. Around it, in packages of their own:
+// the mails' layout (outmail), the reply tokens (replytoken), the tables
+// (store), the queued jobs (jobqueue), a player's data for the operator
+// (players).
 //
 // Who may act: a reply token sent to the From's address or a verified
 // sender, never the From line alone, decided once in proof.go from the

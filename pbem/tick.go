@@ -93,7 +93,7 @@ func (s *Handler) Resume(ctx context.Context) error {
 
 // Tick does what time brings: the daemon's heartbeat, reminders, last
 // warnings and losses on time, vacation end notices, and daily digests.
-// The Daemon calls it about once a minute; each action is one
+// daemon.Server calls it about once a minute; each action is one
 // transaction, its mails queued in the outbox.
 func (s *Handler) Tick(ctx context.Context) error {
 	now := s.now()

@@ -19,11 +19,11 @@ import (
 // Playing from the browser: a board mail's link opens /play/CAPABILITY,
 // the game as that seat sees it, with a form for its move and commands.
 // The site decides nothing of the game: what is sent goes to the mail
-// daemon's code (pbem.Server.WebAct, through Player), the same table of
+// daemon's code (pbem.Handler.WebAct, through Player), the same table of
 // commands, handlers and transaction as a mail; the legal moves shown
 // are the rules package's. Only `icepost web -config` plays.
 
-// Player is what the play pages ask of the mail daemon (pbem.Server).
+// Player is what the play pages ask of the mail daemon (pbem.Handler).
 type Player interface {
 	// PlaySeat says which game and seat a capability is for, or fails.
 	PlaySeat(capability string) (id int64, seat int, err error)

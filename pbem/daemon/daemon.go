@@ -49,7 +49,7 @@ type Server struct {
 	// GiveUp is how long a mail may stay unsent before it is given up;
 	// default two days.
 	GiveUp time.Duration
-	// TickEvery is how often Server.Tick runs (clocks, digests); default
+	// TickEvery is how often Handler.Tick runs (clocks, digests); default
 	// one minute.
 	TickEvery time.Duration
 	// Senders is how many mails the outbox sends at once, to different
@@ -365,7 +365,7 @@ func (d *Server) file(ctx context.Context, f func(context.Context, ...uint32) er
 	return nil
 }
 
-// handle handles one mail. Server.Handle sets aside a mail whose handling
+// handle handles one mail. Handler.Handle sets aside a mail whose handling
 // panics, with an apology to its sender; a panic that escapes it all the
 // same (in setting the mail aside) sets the mail aside here, under the
 // key Handle gives it, without an apology, instead of stopping the
@@ -507,7 +507,7 @@ func (d *Server) tick(ctx context.Context) {
 }
 
 // Tick does now what the loop does every TickEvery: the game service's
-// clocks and digests (Server.Tick), the outbox's pruning, and a look for
+// clocks and digests (Handler.Tick), the outbox's pruning, and a look for
 // bots' jobs.
 func (d *Server) Tick(ctx context.Context) {
 	if err := d.Handler.Tick(ctx); err != nil && ctx.Err() == nil {

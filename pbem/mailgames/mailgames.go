@@ -175,7 +175,7 @@ func (r *Reader) Finished(ctx context.Context, since time.Time) ([]Game, error) 
 }
 
 // Address is the server's own address, as the daemon notes it at each
-// start (pbem.Server.Resume); "" when no daemon has noted one.
+// start (pbem.Handler.Resume); "" when no daemon has noted one.
 func (r *Reader) Address(ctx context.Context) (string, error) {
 	var a string
 	err := r.DB.QueryRowContext(ctx, `SELECT value FROM pbem_state WHERE key = 'address'`).Scan(&a)

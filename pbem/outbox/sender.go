@@ -41,7 +41,7 @@ type Sender struct {
 	DryRun bool
 	// Writers keeps this process's other writers of the database out
 	// while the outbox writes (the game service's lock: see
-	// pbem.Server.Writers); nil when there are none.
+	// pbem.Handler.Writers); nil when there are none.
 	Writers sync.Locker
 
 	synced atomic.Int64 // outbox rows up to this id are durable (Sync)
