@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/internal/waitfor"
 	"icepost/pbem"
 
 	gomail "github.com/emersion/go-message/mail"
@@ -321,11 +322,12 @@ func TestAnalysisAcrossRestarts(t *testing.T) {
 		ctx, stop := context.WithCancel(w.ctx)
 		done := make(chan error, 1)
 		go func() { done <- w.d.Run(ctx) }()
-		deadline := time.Now().Add(30 * time.Second)
-		for len(w.inbox("ada")) == before && time.Now().Before(deadline) {
-			time.Sleep(50 * time.Millisecond)
-		}
-		time.Sleep(300 * time.Millisecond) // room for a second mail, were there one
+		// Done when the job is gone and the outbox sent: a second mail,
+		// were there one, would have been queued with the first.
+		waitfor.Within(30*time.Second, func() bool {
+			return len(w.inbox("ada")) > before && countRows(t, w, `SELECT count(*) FROM pbem_analysis_jobs`) == 0 &&
+				countRows(t, w, `SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`) == 0
+		})
 		stop()
 		if err := <-done; err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/internal/waitfor"
 	"icepost/notation"
 	"icepost/pbem"
 	"icepost/rules/games"
@@ -152,10 +153,7 @@ func TestBotRestartWithPendingJob(t *testing.T) {
 	ctx, stop := context.WithCancel(w.ctx)
 	done := make(chan error, 1)
 	go func() { done <- w.d.Run(ctx) }()
-	deadline := time.Now().Add(20 * time.Second)
-	for len(w.inbox("ada")) == before && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitfor.Within(20*time.Second, func() bool { return len(w.inbox("ada")) > before })
 	stop()
 	if err := <-done; err != nil {
 		t.Fatal(err)

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"icepost/internal/waitfor"
 )
 
 // mountTmpfs mounts a tmpfs of size bytes on a new folder, unmounted when
@@ -89,7 +92,7 @@ func TestFullDiskSendsNoBoardTwice(t *testing.T) {
 	// cannot record; the others must send nothing.
 	passes := func() int { return strings.Count(log.String(), "msg=outbox ") }
 	for pass := 1; pass <= 4; pass++ {
-		waitFor(t, "an outbox pass with the disk full", func() bool { return passes() >= pass })
+		waitfor.Until(t, "an outbox pass with the disk full", 30*time.Second, func() bool { return passes() >= pass })
 		w.d.Wake()
 	}
 	if !strings.Contains(log.String(), "full") {
@@ -102,7 +105,7 @@ func TestFullDiskSendsNoBoardTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.d.Wake()
-	waitFor(t, "every board recorded as sent once the disk has room", func() bool {
+	waitfor.Until(t, "every board recorded as sent once the disk has room", 30*time.Second, func() bool {
 		var n int
 		w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`).Scan(&n)
 		return n == 0

@@ -3,7 +3,6 @@ package pbem_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"icepost/archive"
 	"icepost/pbem/replytoken"
@@ -96,18 +95,6 @@ func delivered(w *world) map[string]int {
 		}
 	}
 	return n
-}
-
-// waitFor waits up to 30 seconds for cond.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // failRecording makes every write of a sent mail's outcome fail, as a

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"icepost/internal/waitfor"
 	"icepost/pbem"
 	"icepost/pbem/store"
 )
@@ -43,17 +44,7 @@ func TestOtherProcessWakesDaemon(t *testing.T) {
 	}()
 	// Once the daemon has started, its first looks are done: wait for
 	// the mails of the setup to be sent.
-	waitFor := func(what string, ok func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for !ok() {
-			if time.Now().After(deadline) {
-				t.Fatalf("after 20 s: %s", what)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	waitFor("mails of the setup unsent", func() bool {
+	waitfor.Until(t, "the mails of the setup to be sent", 20*time.Second, func() bool {
 		var n int
 		w.srv.DB.QueryRow(`SELECT count(*) FROM pbem_outbox WHERE sent_at IS NULL`).Scan(&n)
 		return n == 0
@@ -71,7 +62,7 @@ func TestOtherProcessWakesDaemon(t *testing.T) {
 	if err != nil || !strings.HasPrefix(said, "Done") {
 		t.Fatalf("ada's move on the page: %q, %v", said, err)
 	}
-	waitFor("no board with the bot's answer", func() bool {
+	waitfor.Until(t, "ada's board with the bot's answer", 20*time.Second, func() bool {
 		in := w.inbox("ada")
 		return len(in) > before && strings.Contains(in[len(in)-1].text, "icepost bot level 1 played")
 	})
@@ -84,7 +75,7 @@ func TestOtherProcessWakesDaemon(t *testing.T) {
 	if err != nil || !strings.HasPrefix(said, "Done") {
 		t.Fatalf("ada's move in game 2 on the page: %q, %v", said, err)
 	}
-	waitFor("no board for bob", func() bool { return len(w.inbox("bob")) > before })
+	waitfor.Until(t, "bob's board", 20*time.Second, func() bool { return len(w.inbox("bob")) > before })
 	if !strings.Contains(w.last("bob").text, "YOUR MOVE, bob") {
 		t.Errorf("bob's mail:\n%s", w.last("bob").text)
 	}
