@@ -8,7 +8,7 @@ import (
 
 // The shipped binary links no test code: package testing brings its flags
 // and its weight into every program that imports it, and pbem/mailtest
-// (the Dovecot harness) and internal/waitfor (the tests' wait for a
+// (the mail servers for tests) and internal/waitfor (the tests' wait for a
 // condition) are for tests only. The mail system serve and demo
 // run is pbem/localmail.
 func TestBinaryLinksNoTestCode(t *testing.T) {

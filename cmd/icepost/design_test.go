@@ -316,7 +316,7 @@ func TestDesignDependencies(t *testing.T) {
 			if len(real[pkg]) > 0 {
 				imps = strings.Join(real[pkg], ", ")
 			}
-			fail("docs/design.md: no entry for %s: add the line \"%s → %s\" above the entries of what it imports", pkg, pkg, imps)
+			fail("docs/design.md: no entry for %s: add the line \"%s → %s\" below the entries of the packages that import it and above those of the packages it imports", pkg, pkg, imps)
 		}
 	}
 	for _, p := range problems {
