@@ -151,6 +151,7 @@ func (w *world) runAnalyses() int {
 // player's while waiting and the other player's, starts no second
 // analysis, and each request gets one answer.
 func TestAnalyzeByMail(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) { scenarioAnalyzeByMail(t, b.new(t)) })
 	}
@@ -294,6 +295,7 @@ func (c cancelAt) WithGroup(string) slog.Handler      { return c }
 // next analysis is committed and the process stops before sending: the
 // next sends it once.
 func TestAnalysisAcrossRestarts(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	w := newWorld(t)
 	quickAnalyses(w)
 	fw := &forgeryWorld{world: w}

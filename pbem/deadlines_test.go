@@ -106,6 +106,7 @@ func TestDeadlineFlow(t *testing.T) {
 }
 
 func TestDeadlines(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	tests := []struct {
 		name string
 		run  func(*testing.T, *world)

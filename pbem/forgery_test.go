@@ -195,8 +195,10 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 }
 
 func TestForgedFromActsForNobody(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
 			// On the embedded system each verb has a world of its own, so
 			// that a forgery that got through cannot hide the next. On
 			// Dovecot, slower to start, all share one: a forgery changes
@@ -288,6 +290,7 @@ func testParse(line string) (string, bool) {
 // looks like a pass, but is not our server's word on this From, changes
 // nothing; our server's real pass plays a move from a new mail at once.
 func TestForgedAuthenticationResults(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	headers := []struct{ name, extra string }{
 		{"another domain's pass beside a dmarc fail", "Authentication-Results: mx.club.test; dkim=pass header.d=evil.example; dmarc=fail header.from=club.test\n"},
 		{"a pass in a comment", "Authentication-Results: mx.club.test; dkim=fail (dkim=pass header.d=club.test) header.d=club.test\n"},

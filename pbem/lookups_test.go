@@ -43,6 +43,7 @@ func TestMovesCommand(t *testing.T) {
 // What the documented flows send (the board to reply to, for a move in a
 // new mail) counts toward a looser limit, so normal play never meets it.
 func TestAnswersToMistakesLimit(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	w := newWorld(t)
 	w.srv.ErrorLimit = 2
 	startGame(t, w)

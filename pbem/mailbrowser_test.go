@@ -68,6 +68,7 @@ type mailOverflow struct {
 }
 
 func TestMailsInABrowser(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	bctx := mailBrowser(t)
 	kinds := everyKindOfMail(t)
 	dir := t.TempDir()

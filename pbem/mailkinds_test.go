@@ -194,6 +194,7 @@ func writeMailFiles(t *testing.T, dir, name string, raw []byte) string {
 // the picture of the position wherever one is shown. ICEPOST_MAIL_DIR=DIR
 // writes every mail's parts there, to look at.
 func TestEveryMailIsLikeABoardMail(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	kinds := everyKindOfMail(t)
 	dir := os.Getenv("ICEPOST_MAIL_DIR")
 	seen := map[string]bool{}

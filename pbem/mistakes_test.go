@@ -12,6 +12,7 @@ import (
 // it might have meant, examples from their own game, in their game's
 // thread; a line copied from the moves answer plays the move it names.
 func TestMistakesThatTeach(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	w := newWorld(t)
 	w.send("ada", "challenge pikemen "+w.sys.Address("bob"))
 	w.deliver(w.reply("bob", w.last("bob"), "accept"))

@@ -284,6 +284,7 @@ func (faultyInbox) Fetch(context.Context, uint32) ([]mailbox.Mail, uint32, error
 // The daemon logs an operator fault of the inbox at Error level with what
 // to fix, once, not at Warn at each retry.
 func TestInboxOperatorFaultAtError(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	w := newWorld(t)
 	buf := &syncBuffer{}
 	w.srv.Log = slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -16,6 +16,7 @@ import (
 // TestScenarios runs every scenario on the embedded IMAP server and on a
 // real Dovecot (which CI installs; elsewhere those runs skip loudly).
 func TestScenarios(t *testing.T) {
+	t.Parallel() // a long test: it runs beside the other long ones
 	scenarios := []struct {
 		name string
 		run  func(*testing.T, *world)
@@ -41,6 +42,7 @@ func TestScenarios(t *testing.T) {
 	}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
+			t.Parallel()
 			for _, sc := range scenarios {
 				if sc.embeddedOnly && b.name != "memory" {
 					continue
