@@ -323,9 +323,6 @@ type Results struct {
 	Games, Wins, Draws, Losses, Undecided int
 }
 
-// Score is wins plus half the draws.
-func (r Results) Score() float64 { return float64(r.Wins) + float64(r.Draws)/2 }
-
 // PlayerSummary is one player in the list of players.
 type PlayerSummary struct {
 	Name string

@@ -1,7 +1,6 @@
 package notation
 
 import (
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,16 +40,6 @@ func parseEach(file string, src []byte, line int, fn func(*Record)) ErrorList {
 		}
 	}
 	return ErrorList(p.s.errs)
-}
-
-// ParseReader is Parse on everything r holds.
-func ParseReader(file string, r io.Reader) ([]*Record, ErrorList, error) {
-	src, err := io.ReadAll(r)
-	if err != nil {
-		return nil, nil, err
-	}
-	recs, errs := Parse(file, src)
-	return recs, errs, nil
 }
 
 type parser struct {

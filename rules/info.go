@@ -94,24 +94,6 @@ func OptionTags(g Game, o Options) [][2]string {
 	return out
 }
 
-// SeatsText says the seat counts in words: "2", "2 or 3", "2 to 4".
-func (i Info) SeatsText() string {
-	s := i.Seats
-	switch {
-	case len(s) == 0:
-		return "?"
-	case len(s) == 1:
-		return strconv.Itoa(s[0])
-	case len(s) > 2 && s[len(s)-1]-s[0] == len(s)-1:
-		return fmt.Sprintf("%d to %d", s[0], s[len(s)-1])
-	}
-	parts := make([]string, len(s))
-	for k, n := range s {
-		parts[k] = strconv.Itoa(n)
-	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
-}
-
 // Usage is how an option is written by mail: "board=star|hex",
 // "target=N".
 func (opt Option) Usage() string {

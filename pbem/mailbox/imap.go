@@ -151,9 +151,6 @@ func (in *Inbox) signal() {
 	}
 }
 
-// UIDValidity returns the UIDVALIDITY of the selected mailbox.
-func (in *Inbox) UIDValidity() uint32 { return in.uidValidity }
-
 // Close logs out and closes the connection.
 func (in *Inbox) Close() error {
 	done := make(chan struct{})

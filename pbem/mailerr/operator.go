@@ -253,13 +253,6 @@ func (r *Reminder) Due(now time.Time, advice string) bool {
 	return false
 }
 
-// Since returns when the fault being reminded of began; zero when none.
-func (r *Reminder) Since() time.Time {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.since
-}
-
 // Clear notes that the fault is over, and returns when it began: zero when
 // there was none, so that the caller logs its end once.
 func (r *Reminder) Clear() (since time.Time) {

@@ -119,14 +119,6 @@ func (s *SMTPServer) SetRefused(recipient string, e *smtp.SMTPError) {
 	}
 }
 
-// SetPassword changes an account's password (the operator's mail admin
-// at work).
-func (s *SMTPServer) SetPassword(user, password string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.o.Users[user] = password
-}
-
 // SetToken makes token the one the server takes for user's OAuth2
 // logins, in place of the one before (the provider's side of a refresh).
 func (s *SMTPServer) SetToken(user, token string) {

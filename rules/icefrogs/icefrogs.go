@@ -489,14 +489,6 @@ func (p Position) Outcome() rules.Outcome {
 // Scores returns nil: IceFrogs has no scores.
 func (p Position) Scores() []int { return nil }
 
-// Supply returns how many pieces of size (1..3) seat still has to enter.
-func (p Position) Supply(seat, size int) int {
-	if seat < 1 || seat > int(p.seats) || size < 1 || size > 3 {
-		return 0
-	}
-	return int(p.supply[seat-1][size-1])
-}
-
 // ApplyLegal plays m, which ParseMove or Moves returned for this position,
 // without checking it again (see rules.LegalApplier).
 func (p Position) ApplyLegal(m rules.Move) rules.State { return p.Apply(m) }

@@ -195,9 +195,6 @@ func (p Position) Game() rules.Game { return Game }
 // Options returns the options in force: two seats.
 func (p Position) Options() rules.Options { return rules.Options{Seats: 2} }
 
-// Reserve returns how many larges seat (1 or 2) still has for promotion.
-func (p Position) Reserve(seat int) int { return int(p.reserve[seat-1]) }
-
 // ToMove returns the seat to move, or 0 when the game is over.
 func (p Position) ToMove() int {
 	if p.over() {

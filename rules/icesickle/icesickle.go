@@ -278,12 +278,6 @@ func (p Position) Outcome() rules.Outcome {
 // Scores returns the pips each seat captured, over both rounds.
 func (p Position) Scores() []int { return []int{int(p.score[0]), int(p.score[1])} }
 
-// Round returns the round being played (1 or 2; 2 once the game is over).
-func (p Position) Round() int { return int(p.round) }
-
-// Placing reports whether the position is in a placement phase.
-func (p Position) Placing() bool { return p.phase == phasePlace }
-
 func squareName(sq int) string {
 	return string([]byte{byte('a' + sq%size), byte('1' + sq/size)})
 }
