@@ -135,12 +135,6 @@ func (e *SendError) Kind() mailerr.Kind {
 	return mailerr.Permanent
 }
 
-// IsTemporary reports whether err (from Send) is worth retrying. It is
-// mailerr.IsTemporary, the one decision the daemon makes too: a
-// *SendError says so itself, and a cancelled context is temporary (the
-// message was not refused, only not sent yet).
-func IsTemporary(err error) bool { return mailerr.IsTemporary(err) }
-
 // classify wraps err in a *SendError, by mailerr.Classify: err carries the
 // step it came at (mailerr.At).
 func classify(err error) error {

@@ -175,7 +175,7 @@ func TestSendErrorClasses(t *testing.T) {
 			if !errors.As(err, &se) {
 				t.Fatalf("Send = %v, want a *SendError", err)
 			}
-			if se.Temporary() != tc.wantTemp || mailbox.IsTemporary(err) != tc.wantTemp || se.Code != tc.wantCode {
+			if se.Temporary() != tc.wantTemp || mailerr.IsTemporary(err) != tc.wantTemp || se.Code != tc.wantCode {
 				t.Errorf("Send = %v (code %d, temporary %v), want code %d, temporary %v", err, se.Code, se.Temporary(), tc.wantCode, tc.wantTemp)
 			}
 		})
@@ -187,7 +187,7 @@ func TestSendErrorClasses(t *testing.T) {
 		cancel()
 		err := s.Send(cctx, "games@example.org", []string{"alice@example.org"}, []byte("\r\nx\r\n"))
 		// Not refused, only not sent yet: the outbox keeps it (mailerr).
-		if !errors.Is(err, context.Canceled) || !mailbox.IsTemporary(err) {
+		if !errors.Is(err, context.Canceled) || !mailerr.IsTemporary(err) {
 			t.Errorf("Send with a cancelled ctx = %v", err)
 		}
 	})

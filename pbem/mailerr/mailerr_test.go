@@ -117,9 +117,6 @@ func TestIsTemporary(t *testing.T) {
 			if got := mailerr.IsTemporary(tc.err); got != tc.want {
 				t.Errorf("IsTemporary(%#v) = %v, want %v", tc.err, got, tc.want)
 			}
-			if got := mailbox.IsTemporary(tc.err); got != tc.want {
-				t.Errorf("mailbox.IsTemporary(%v) = %v, want %v: the adapters decide otherwise", tc.err, got, tc.want)
-			}
 		})
 	}
 }
