@@ -95,7 +95,7 @@ func TestRewriteAddressGames(t *testing.T) {
 		t.Errorf("%d games still at ada's address (%v)", len(left), err)
 	}
 	again.Rollback()
-	if checked, failed, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("game %d: %v", id, err) }); err != nil || failed != 0 || checked != 3 {
+	if checked, failed, err := a.verify(ctx, func(id int64, err error) { t.Errorf("game %d: %v", id, err) }); err != nil || failed != 0 || checked != 3 {
 		t.Errorf("verify: %d checked, %d failed, %v", checked, failed, err)
 	}
 

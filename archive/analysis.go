@@ -388,7 +388,7 @@ func (a *Archive) PlayerAnalyses(ctx context.Context) (map[string]AnalysisSummar
 }
 
 // checkAnalysis checks that game id's rows, analysed at level, say what
-// the analysis in its record (rec) says (Verify).
+// the analysis in its record (rec) says (VerifyWith).
 func (a *Archive) checkAnalysis(ctx context.Context, id int64, level int, rec *notation.Record) error {
 	rep, ok, err := analysis.Read(rec)
 	if err != nil || !ok || rep.Level != level {

@@ -251,7 +251,7 @@ func TestAnalyzeInPlace(t *testing.T) {
 	if st := importText(t, a, text); st.Imported != 0 || st.Duplicates != 6 {
 		t.Errorf("importing the games again: %+v", st)
 	}
-	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) }); err != nil || f != 0 || c != 6 {
+	if c, f, err := a.verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) }); err != nil || f != 0 || c != 6 {
 		t.Errorf("verify: %d %d %v", c, f, err)
 	}
 	if n, _ := a.Count(ctx, Query{Tags: []TagFilter{{"Annotator", "icepost level 1"}}}); n != 6 {
@@ -452,8 +452,8 @@ func TestAnalyzeReadsAnalysedRecords(t *testing.T) {
 	if err != nil || len(all) != 2 || all["Bob"] != bob.Analysis || all["Ada"] != ada.Analysis {
 		t.Errorf("PlayerAnalyses: %v %v", all, err)
 	}
-	// Verify checks the rows against the records.
-	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) }); c != 2 || f != 0 || err != nil {
+	// verify checks the rows against the records.
+	if c, f, err := a.verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) }); c != 2 || f != 0 || err != nil {
 		t.Errorf("verify: %d %d %v", c, f, err)
 	}
 	for _, bad := range []string{
@@ -467,12 +467,12 @@ func TestAnalyzeReadsAnalysedRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ids []int64
-		// Verify reads outside the transaction: commit, check, then put
+		// verify reads outside the transaction: commit, check, then put
 		// the rows back by analysing again from the record.
 		if err := tx.Commit(); err != nil {
 			t.Fatal(err)
 		}
-		_, f, err := a.Verify(ctx, func(id int64, err error) {
+		_, f, err := a.verify(ctx, func(id int64, err error) {
 			ids = append(ids, id)
 			if !errors.Is(err, ErrAnalysis) {
 				t.Errorf("%s: verify: %v", bad, err)
@@ -584,7 +584,7 @@ func TestAnalyzeKilled(t *testing.T) {
 		if got := checkStored(t, a, imported); got[1] != n {
 			t.Errorf("after the second run: %v analysed", got)
 		}
-		if c, f, err := a.Verify(ctx, nil); err != nil || f != 0 || c != n {
+		if c, f, err := a.verify(ctx, nil); err != nil || f != 0 || c != n {
 			t.Errorf("verify: %d %d %v", c, f, err)
 		}
 		t.Logf("round %d: killed after %v with %d of %d games analysed; then %+v", round, delay, before, n, st)

@@ -83,8 +83,8 @@ func (a *Archive) DB() *sql.DB { return a.db }
 // Close closes the database.
 func (a *Archive) Close() error { return a.db.Close() }
 
-// SchemaVersion is the newest migration this build knows.
-func SchemaVersion() int { return schema.Latest() }
+// schemaVersion is the newest migration this build knows.
+func schemaVersion() int { return schema.Latest() }
 
 // ErrNewerSchema: the database was written by a newer icepost. The error
 // that wraps it names the file, the versions, and says to use a newer

@@ -321,7 +321,7 @@ func reopenIndexed(t *testing.T, path, what, position string) *Archive {
 	if len(told) != 1 || told[0] != [2]int{2, 2} {
 		t.Errorf("after %s: reindexing told %v, want [[2 2]]", what, told)
 	}
-	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("after %s: game %d: %v", what, id, err) }); c != 2 || f != 0 || err != nil {
+	if c, f, err := a.verify(ctx, func(id int64, err error) { t.Errorf("after %s: game %d: %v", what, id, err) }); c != 2 || f != 0 || err != nil {
 		t.Errorf("verify after %s: %d %d %v", what, c, f, err)
 	}
 	if n, err := a.Count(ctx, Query{Position: position}); n != 1 || err != nil {
@@ -347,8 +347,8 @@ func TestMigrations(t *testing.T) {
 	var v, n int
 	a.DB().QueryRow(`SELECT max(version) FROM archive_migrations`).Scan(&v)
 	a.DB().QueryRow(`SELECT count(*) FROM archive_migrations`).Scan(&n)
-	if files, _ := migrationFiles.ReadDir("migrations"); v != SchemaVersion() || n != len(files) {
-		t.Errorf("version %d (%d rows), want %d", v, n, SchemaVersion())
+	if files, _ := migrationFiles.ReadDir("migrations"); v != schemaVersion() || n != len(files) {
+		t.Errorf("version %d (%d rows), want %d", v, n, schemaVersion())
 	}
 	if c, _ := a.Count(ctx, Query{}); c != 2 {
 		t.Errorf("%d games after reopening, want 2", c)
@@ -528,7 +528,7 @@ func TestImportDedupeAndQuarantine(t *testing.T) {
 	}
 	// The index holds each game's positions once, with its moves, and
 	// nothing of the duplicates.
-	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("game %d: %v", id, err) }); c != 6 || f != 0 || err != nil {
+	if c, f, err := a.verify(ctx, func(id int64, err error) { t.Errorf("game %d: %v", id, err) }); c != 6 || f != 0 || err != nil {
 		t.Errorf("verify: %d checked, %d bad, %v", c, f, err)
 	}
 }
@@ -656,7 +656,7 @@ func TestDeleteAliasVerifyStats(t *testing.T) {
 	if len(moves) == 0 || moves[0].Move != gs[0].tokens[1] {
 		t.Errorf("explorer after ply 1: %+v, want %s first", moves, gs[0].tokens[1])
 	}
-	if c, f, err := a.Verify(ctx, nil); c != 6 || f != 0 || err != nil {
+	if c, f, err := a.verify(ctx, nil); c != 6 || f != 0 || err != nil {
 		t.Errorf("verify: %d %d %v", c, f, err)
 	}
 	// A stored record that the rules now refuse is reported.
@@ -664,7 +664,7 @@ func TestDeleteAliasVerifyStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	var badIDs []int64
-	if _, f, _ := a.Verify(ctx, func(id int64, err error) { badIDs = append(badIDs, id) }); f != 1 || !slices.Equal(badIDs, []int64{2}) {
+	if _, f, _ := a.verify(ctx, func(id int64, err error) { badIDs = append(badIDs, id) }); f != 1 || !slices.Equal(badIDs, []int64{2}) {
 		t.Errorf("verify found %v", badIDs)
 	}
 	// Delete leaves nothing behind, even when the record no longer replays.

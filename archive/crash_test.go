@@ -75,7 +75,7 @@ func TestImportKilled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("killed after %v: game %d: %v", delay, id, err) }); err != nil || f != 0 || c != before {
+		if c, f, err := a.verify(ctx, func(id int64, err error) { t.Errorf("killed after %v: game %d: %v", delay, id, err) }); err != nil || f != 0 || c != before {
 			t.Errorf("killed after %v: verify %d %d %v", delay, c, f, err)
 		}
 		r, _ := os.Open(src)
@@ -88,7 +88,7 @@ func TestImportKilled(t *testing.T) {
 		if st.Duplicates < before || after != st.Imported+before || st.Imported+st.Duplicates != n {
 			t.Errorf("killed after %v with %d games stored; import again: %v, %d games", delay, before, st, after)
 		}
-		if c, f, err := a.Verify(ctx, nil); err != nil || f != 0 || c != after {
+		if c, f, err := a.verify(ctx, nil); err != nil || f != 0 || c != after {
 			t.Errorf("after the second import: verify %d %d %v", c, f, err)
 		}
 		t.Logf("killed after %v: %d games stored, then %v", delay, before, st)

@@ -165,7 +165,7 @@ func TestNewGameInTheArchive(t *testing.T) {
 	if st, err := a.Import(ctx, strings.NewReader(strings.Join(exported, "\n")), "export.rec", ImportOptions{}); err != nil || st != (ImportStats{Duplicates: 4}) {
 		t.Errorf("the export imported again: %v, %v; want 4 duplicates", st, err)
 	}
-	checked, failed, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) })
+	checked, failed, err := a.verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) })
 	if err != nil || checked != 5 || failed != 0 {
 		t.Errorf("verify: %d checked, %d failed, %v", checked, failed, err)
 	}
@@ -232,7 +232,7 @@ func TestMigration10(t *testing.T) {
 	if !maps.Equal(langs, wantLangs) {
 		t.Errorf("languages after migration 10: %v, want %v", langs, wantLangs)
 	}
-	checked, failed, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) })
+	checked, failed, err := a.verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) })
 	if err != nil || checked != 15 || failed != 0 {
 		t.Errorf("verify after migration 10: %d checked, %d failed, %v", checked, failed, err)
 	}

@@ -41,7 +41,7 @@ func TestBlockRoundTrip(t *testing.T) {
 }
 
 // Many small imports make many runs, which are merged; every search
-// still finds exactly the games, and Verify agrees with the index.
+// still finds exactly the games, and verify agrees with the index.
 func TestIndexRunsMerge(t *testing.T) {
 	a, _ := openTemp(t)
 	ctx := context.Background()
@@ -76,7 +76,7 @@ func TestIndexRunsMerge(t *testing.T) {
 			}
 		}
 	}
-	if c, f, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("game %d: %v", id, err) }); c != 20 || f != 0 || err != nil {
+	if c, f, err := a.verify(ctx, func(id int64, err error) { t.Errorf("game %d: %v", id, err) }); c != 20 || f != 0 || err != nil {
 		t.Errorf("verify %d %d %v", c, f, err)
 	}
 	// The explorer from the start counts every game once.
@@ -104,7 +104,7 @@ func TestIndexRunsMerge(t *testing.T) {
 	if _, err := a.DB().Exec(`UPDATE pos_blocks SET data = ? WHERE id = ?`, encodeBlock(nil, es, blockRice(data)), id); err != nil {
 		t.Fatal(err)
 	}
-	if _, f, _ := a.Verify(ctx, nil); f != 1 {
+	if _, f, _ := a.verify(ctx, nil); f != 1 {
 		t.Errorf("verify found %d games wrong with one entry's move changed, want 1", f)
 	}
 	es[0].code ^= 1
@@ -113,7 +113,7 @@ func TestIndexRunsMerge(t *testing.T) {
 	if _, err := a.DB().Exec(`DELETE FROM pos_blocks WHERE id = (SELECT max(id) FROM pos_blocks)`); err != nil {
 		t.Fatal(err)
 	}
-	if _, f, _ := a.Verify(ctx, nil); f == 0 {
+	if _, f, _ := a.verify(ctx, nil); f == 0 {
 		t.Error("verify found nothing wrong with a block missing")
 	}
 }

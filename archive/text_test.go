@@ -233,7 +233,7 @@ func TestMigration9(t *testing.T) {
 	defer a.Close()
 	var stored int
 	a.DB().QueryRow(`SELECT count(*) FROM games`).Scan(&stored)
-	checked, failed, err := a.Verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) })
+	checked, failed, err := a.verify(ctx, func(id int64, err error) { t.Errorf("verify: game %d: %v", id, err) })
 	if err != nil || checked != stored || failed != 0 {
 		t.Errorf("verify after the upgrade: %d checked, %d failed, %v", checked, failed, err)
 	}
@@ -252,7 +252,7 @@ func TestMigration9(t *testing.T) {
 		t.Fatal(err)
 	}
 	var bad []error
-	a.Verify(ctx, func(_ int64, err error) { bad = append(bad, err) })
+	a.verify(ctx, func(_ int64, err error) { bad = append(bad, err) })
 	if len(bad) != 1 || !errors.Is(bad[0], ErrTextIndex) {
 		t.Errorf("verify of a game indexed in another language: %v", bad)
 	}
@@ -262,7 +262,7 @@ func TestMigration9(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad = nil
-	a.Verify(ctx, func(id int64, err error) {
+	a.verify(ctx, func(id int64, err error) {
 		if id != 0 || !errors.Is(err, ErrTextIndex) || !strings.Contains(err.Error(), "1 rows of games not stored") {
 			t.Errorf("verify of a stray row: game %d: %v", id, err)
 		}

@@ -46,11 +46,11 @@ func gameSum(id int64, g *notation.Game, winner sql.NullInt64, tokenIDs map[stri
 	return sum, nil
 }
 
-// Verify replays every stored game under the current rules and calls bad
+// verify replays every stored game under the current rules and calls bad
 // for each one that no longer validates, then checks the position index
 // against the games (VerifyWith). It returns how many games it checked
 // and how many failed.
-func (a *Archive) Verify(ctx context.Context, bad func(id int64, err error)) (checked, failed int, err error) {
+func (a *Archive) verify(ctx context.Context, bad func(id int64, err error)) (checked, failed int, err error) {
 	return a.VerifyWith(ctx, VerifyOptions{Bad: bad})
 }
 
