@@ -323,7 +323,7 @@ func TestStreamAgreesWithCheckOnTestFiles(t *testing.T) {
 		}
 		want := CheckParallel(file, src, 1, func(*Game) {})
 		for _, workers := range []int{1, 3} {
-			got, err := CheckStream(file, iotest.OneByteReader(bytes.NewReader(src)), workers, func(*Game) {})
+			got, err := checkStream(file, iotest.OneByteReader(bytes.NewReader(src)), workers, func(*Game) {})
 			if err != nil {
 				t.Fatal(err)
 			}

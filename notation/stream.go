@@ -264,23 +264,25 @@ func (b *budget) stop() {
 	b.cond.Broadcast()
 }
 
-// CheckStream is CheckParallel on a reader of any size: it reads the
+// checkStream is CheckParallel on a reader of any size: it reads the
 // input a record at a time (Stream), so that memory does not grow with
 // the input, and returns every problem found, in input order, with lines
 // counted from the start of the input. The error is a read error.
-func CheckStream(file string, r io.Reader, workers int, fn func(*Game)) (ErrorList, error) {
-	return checkStream(file, r, workers, true, fn)
+func checkStream(file string, r io.Reader, workers int, fn func(*Game)) (ErrorList, error) {
+	return replayStream(file, r, workers, true, fn)
 }
 
-// ValidateStream is CheckStream for a caller that wants only the verdict:
+// validateStream is checkStream for a caller that wants only the verdict:
 // the replays keep no positions (Validate), and it returns how many
 // records were valid.
-func ValidateStream(file string, r io.Reader, workers int) (valid int, errs ErrorList, err error) {
-	errs, err = checkStream(file, r, workers, false, func(*Game) { valid++ })
+func validateStream(file string, r io.Reader, workers int) (valid int, errs ErrorList, err error) {
+	errs, err = replayStream(file, r, workers, false, func(*Game) { valid++ })
 	return valid, errs, err
 }
 
-func checkStream(file string, r io.Reader, workers int, keep bool, fn func(*Game)) (ErrorList, error) {
+// replayStream is checkStream (keep: the games keep their positions) and
+// validateStream (they do not).
+func replayStream(file string, r io.Reader, workers int, keep bool, fn func(*Game)) (ErrorList, error) {
 	var (
 		errs ErrorList
 		mu   sync.Mutex

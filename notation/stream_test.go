@@ -14,7 +14,7 @@ import (
 	"icepost/rules/games"
 )
 
-// CheckStream finds what CheckParallel finds, at the same lines, on an
+// checkStream finds what CheckParallel finds, at the same lines, on an
 // input many windows long, whatever the reads return.
 func TestCheckStreamMatchesCheck(t *testing.T) {
 	good, err := os.ReadFile("testdata/fmt/selfplay.txt")
@@ -35,7 +35,7 @@ func TestCheckStreamMatchesCheck(t *testing.T) {
 	}
 	var n1, n2 atomic.Int64
 	want := CheckParallel("f", src, 2, func(*Game) { n1.Add(1) })
-	got, err := CheckStream("f", iotest.HalfReader(bytes.NewReader(src)), 2, func(*Game) { n2.Add(1) })
+	got, err := checkStream("f", iotest.HalfReader(bytes.NewReader(src)), 2, func(*Game) { n2.Add(1) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestCheckStreamMatchesCheck(t *testing.T) {
 	}
 }
 
-// ValidateStream, which keeps no positions, finds exactly what CheckStream
+// validateStream, which keeps no positions, finds exactly what checkStream
 // finds in every test file: the same errors, the same valid records.
 func TestValidateStreamAgreesWithCheckStream(t *testing.T) {
 	var files []string
@@ -80,19 +80,19 @@ func TestValidateStreamAgreesWithCheckStream(t *testing.T) {
 			t.Fatal(err)
 		}
 		kept := 0
-		want, err := CheckStream(file, bytes.NewReader(src), 2, func(*Game) { kept++ })
+		want, err := checkStream(file, bytes.NewReader(src), 2, func(*Game) { kept++ })
 		if err != nil {
 			t.Fatal(err)
 		}
-		valid, got, err := ValidateStream(file, bytes.NewReader(src), 2)
+		valid, got, err := validateStream(file, bytes.NewReader(src), 2)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if valid != kept {
-			t.Errorf("%s: ValidateStream found %d valid records, CheckStream %d", file, valid, kept)
+			t.Errorf("%s: validateStream found %d valid records, checkStream %d", file, valid, kept)
 		}
 		if got.Error() != want.Error() {
-			t.Errorf("%s: ValidateStream says\n%v\nCheckStream says\n%v", file, got, want)
+			t.Errorf("%s: validateStream says\n%v\ncheckStream says\n%v", file, got, want)
 		}
 	}
 }
