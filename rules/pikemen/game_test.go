@@ -50,15 +50,15 @@ func TestSetups(t *testing.T) {
 				t.Logf("%d pieces", len(want))
 			}
 			for sq := range 64 {
-				owner, size, o := p.PieceAt(sq)
+				owner, size, o := p.pieceAt(sq)
 				if w, ok := want[sq]; ok != (owner != 0) || ok && (w != [2]int{owner, size} || o != U) {
 					t.Errorf("%s: seat %d size %d %v, want %v", squareName(sq), owner, size, o, w)
 				}
 			}
 			for seat, f := range mirror[seats] {
 				for sq := range 64 {
-					o1, s1, _ := p.PieceAt(sq)
-					o2, s2, _ := p.PieceAt(f(sq))
+					o1, s1, _ := p.pieceAt(sq)
+					o2, s2, _ := p.pieceAt(f(sq))
 					if (o1 == 1) != (o2 == seat) || o1 == 1 && s1 != s2 {
 						t.Errorf("seat %d's %s does not mirror seat 1's %s", seat, squareName(f(sq)), squareName(sq))
 					}

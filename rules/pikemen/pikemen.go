@@ -549,9 +549,9 @@ func (p Position) Scores() []int {
 	return s
 }
 
-// PieceAt returns the owner (0 when empty), size and orientation of the
+// pieceAt returns the owner (0 when empty), size and orientation of the
 // piece on square sq (0..63, a1 = 0).
-func (p Position) PieceAt(sq int) (owner, size int, o Orientation) {
+func (p Position) pieceAt(sq int) (owner, size int, o Orientation) {
 	return p.owner(sq), p.size(sq), p.orient[sq]
 }
 

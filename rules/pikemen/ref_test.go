@@ -42,7 +42,7 @@ func refFrom(p Position) *refPos {
 	rp := &refPos{board: map[string]refPiece{}, seats: int(p.seats), target: int(p.target), toMove: p.ToMove()}
 	for f := range 8 {
 		for r := range 8 {
-			owner, size, o := p.PieceAt(r*8 + f)
+			owner, size, o := p.pieceAt(r*8 + f)
 			if owner != 0 {
 				rp.board[refSquare(f, r)] = refPiece{owner, size, o.String()}
 			}
