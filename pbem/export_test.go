@@ -1,5 +1,7 @@
 package pbem
 
+import "time"
+
 // The game service's inner names that its tests (package pbem_test, which
 // drive it through the daemon as the binary does) look at: tables, texts
 // and limits whose exact values the tests check.
@@ -40,6 +42,10 @@ type (
 
 // PlusAddress is the server's address with a detail (games+DETAIL@host).
 func (s *Handler) PlusAddress(detail string) string { return s.plusAddress(detail) }
+
+// Analyses is how many analyses the server made since the process started,
+// and their time in all.
+func (s *Handler) Analyses() (n uint64, total time.Duration) { return s.madeAnalyses() }
 
 // MailAnalysisLevel is the level of the analyses asked by mail.
 func (b Bots) MailAnalysisLevel() int { return b.analysisLevel() }
