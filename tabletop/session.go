@@ -276,8 +276,8 @@ func (s *Session) Refused() int { return s.refused }
 // it was written.
 func (s *Session) Err() error { return s.saved }
 
-// Moves returns the moves played so far as canonical tokens.
-func (s *Session) Moves() []string {
+// played returns the moves played so far as canonical tokens.
+func (s *Session) played() []string {
 	toks := make([]string, s.game.Ply())
 	for i := range toks {
 		toks[i] = s.game.Token(i + 1)
