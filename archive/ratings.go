@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -328,4 +329,33 @@ func (a *Archive) playerNames(ctx context.Context, ids []int64) (map[int64]strin
 		}
 	}
 	return out, rows.Err()
+}
+
+// AddressRating is the rating at game of the player who plays from
+// address (by mail), and whether the archive rates them there: what a
+// seek's range of ratings is checked against.
+func (a *Archive) AddressRating(ctx context.Context, address, game string) (Rating, bool, error) {
+	var name string
+	err := a.db.QueryRowContext(ctx, `SELECT p.name FROM seats s JOIN players p ON p.id = s.player_id
+		WHERE lower(s.address) = ? ORDER BY s.game_id DESC LIMIT 1`, lowerASCII(address)).Scan(&name)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Rating{}, false, nil
+	}
+	if err != nil {
+		return Rating{}, false, err
+	}
+	g, err := lookupGameName(game)
+	if err != nil {
+		return Rating{}, false, err
+	}
+	rs, err := a.gameRatings(ctx, g.Name())
+	if err != nil {
+		return Rating{}, false, err
+	}
+	for _, r := range rs {
+		if r.Player == name {
+			return r, true, nil
+		}
+	}
+	return Rating{}, false, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,5 +169,42 @@ func TestPlayerAndPlayers(t *testing.T) {
 	}
 	if _, err := a.SearchOrdered(ctx, Query{}, Order(99)); err == nil {
 		t.Error("an unknown order should be an error")
+	}
+}
+
+// TestAddressRating: the rating of the player who plays from an address,
+// as a seek checks it; an address the archive does not know, or a game
+// the player has no rated game of, is unrated.
+func TestAddressRating(t *testing.T) {
+	a, _ := openTemp(t)
+	ctx := context.Background()
+	var src strings.Builder
+	for i, r := range []struct{ p1, p2, res string }{
+		{"Ada <ada@club.test>", "Bob <bob@club.test>", "1-0"},
+		{"Bob <bob@club.test>", "Ada <Ada@Club.test>", "0-1"},
+	} {
+		src.WriteString(ratedRecord(t, uint64(i+1), "2024.01.01", r.p1, r.p2, r.res) + "\n")
+	}
+	if _, err := a.Import(ctx, strings.NewReader(src.String()), "r.rec", ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := a.Ratings(ctx, "icesickle")
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("ratings: %v, %+v", err, rs)
+	}
+	for _, c := range []struct {
+		addr, game string
+		want       string // the player, "" for unrated
+	}{
+		{"ada@club.test", "IceSickle", "Ada"},
+		{"ADA@club.test", "icesickle", "Ada"},
+		{"bob@club.test", "IceSickle", "Bob"},
+		{"cy@club.test", "IceSickle", ""},
+		{"ada@club.test", "Pikemen", ""},
+	} {
+		r, ok, err := a.AddressRating(ctx, c.addr, c.game)
+		if err != nil || ok != (c.want != "") || ok && (r.Player != c.want || r.Rating != rs[slices.IndexFunc(rs, func(x Rating) bool { return x.Player == c.want })].Rating) {
+			t.Errorf("AddressRating(%s, %s) = %+v, %v, %v; want %q's", c.addr, c.game, r, ok, err, c.want)
+		}
 	}
 }

@@ -348,8 +348,14 @@ func (h *handling) replyProof(c mailread.Command, ne *proofError) error {
 // addressMail is a mail to the sender that carries an address token in
 // its reply address and Message-ID.
 func (h *handling) addressMail(subject, text string) *outmail.Mail {
-	tok := replytoken.ForAddress(h.s.Secret, h.msg.From)
-	return &outmail.Mail{To: h.msg.From, ReplyTo: h.s.plusAddress(tok), Subject: subject, Text: text,
+	return h.mailTo(h.msg.From, subject, text)
+}
+
+// mailTo is a mail to addr that carries addr's address token, so that a
+// command in the reply acts for addr.
+func (h *handling) mailTo(addr, subject, text string) *outmail.Mail {
+	tok := replytoken.ForAddress(h.s.Secret, addr)
+	return &outmail.Mail{To: addr, ReplyTo: h.s.plusAddress(tok), Subject: subject, Text: text,
 		MessageID: tok + "." + outmail.RandomID() + "@" + h.s.domain()}
 }
 

@@ -69,6 +69,11 @@ func newForgeryWorld(t *testing.T, newWorld func(testing.TB) *world) *forgeryWor
 	if n := countRows(t, w, `SELECT count(*) FROM pbem_conditions`); n != 1 {
 		t.Fatalf("%d rows of conditions, want ada's", n)
 	}
+	// ada's seek, for unseek to take back.
+	w.send("ada", "seek pikemen target=9")
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_seeks`); n != 1 {
+		t.Fatalf("%d seeks, want ada's", n)
+	}
 	return fw
 }
 
@@ -117,6 +122,7 @@ func (fw *forgeryWorld) state() string {
 		`SELECT game_id, ply FROM pbem_bot_jobs ORDER BY game_id`,
 		`SELECT game_id, level FROM pbem_analysis_jobs ORDER BY game_id`,
 		`SELECT game_id, level, seat FROM pbem_analysis_requests ORDER BY game_id, seat`,
+		`SELECT id, address, game, terms, game_id FROM pbem_seeks ORDER BY id`,
 	} {
 		rows, err := fw.srv.DB.Query(q)
 		if err != nil {
@@ -183,6 +189,8 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 		"if":               fw.cond,
 		"conditions clear": "conditions clear",
 		"challenge":        "challenge icesickle " + fw.sys.Address("eve"),
+		"seek":             "seek icesickle days=9",
+		"unseek":           "unseek",
 		"accept":           "accept",
 		"decline":          "decline",
 		"observe":          "observe 3",

@@ -92,7 +92,8 @@ func (s *Handler) Resume(ctx context.Context) error {
 }
 
 // Tick does what time brings: the daemon's heartbeat, reminders, last
-// warnings and losses on time, vacation end notices, and daily digests.
+// warnings and losses on time, vacation end notices, seeks that ran out,
+// and daily digests.
 // daemon.Server calls it about once a minute; each action is one
 // transaction, its mails queued in the outbox.
 func (s *Handler) Tick(ctx context.Context) error {
@@ -122,6 +123,9 @@ func (s *Handler) Tick(ctx context.Context) error {
 		if _, err := s.act(ctx, func(h *handling) (string, error) { return h.vacationOver(addr) }); err != nil {
 			errs = append(errs, fmt.Errorf("pbem: vacation of %s: %w", addr, err))
 		}
+	}
+	if err := s.expireSeeks(ctx); err != nil {
+		errs = append(errs, err)
 	}
 	slot := digestSlot(now, s.Deadlines.DigestHour)
 	due, err := store.Column[string](ctx, s.DB, `SELECT address FROM pbem_players WHERE digest = 1 AND blocked = 0 AND digest_sent_at < ? ORDER BY address`, slot.Unix())

@@ -32,8 +32,19 @@ import (
 )
 
 // archiveAdder puts finished mail games into the archive, inside the
-// daemon's transaction.
-type archiveAdder struct{}
+// daemon's transaction. db, when set, is the daemon's database, whose
+// archive rates the players (Rating).
+type archiveAdder struct{ db *sql.DB }
+
+// Rating makes archiveAdder a pbem.RatingArchive: a seek's range of
+// ratings is checked against the archive's Glicko-2 ratings.
+func (a archiveAdder) Rating(ctx context.Context, address, game string) (float64, bool, error) {
+	if a.db == nil {
+		return 0, false, nil
+	}
+	r, ok, err := archive.Wrap(a.db).AddressRating(ctx, address, game)
+	return r.Rating, ok, err
+}
 
 func (archiveAdder) AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, source string) error {
 	_, _, err := archive.AddGame(ctx, tx, g, archive.Provenance{MailGame: source})
@@ -134,7 +145,7 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 	// The embedded system vouches for its senders (it takes a mail only
 	// from a logged-in account, with its own address as From): a new mail
 	// acts at once, as with an operator's checked senders.
-	srv := &pbem.Handler{DB: db, Address: sys.Address("games"), Secret: []byte(secret), Log: log, Archive: archiveAdder{}, DryRun: dryRun,
+	srv := &pbem.Handler{DB: db, Address: sys.Address("games"), Secret: []byte(secret), Log: log, Archive: archiveAdder{db}, DryRun: dryRun,
 		AuthServID: sys.AuthServID()}
 	reader, err := mailbox.NewReader(mailbox.IMAPConfig{Addr: sys.IMAPAddr, TLS: mailbox.TLSNone, Username: "games", Password: "games", Logger: log})
 	if err != nil {

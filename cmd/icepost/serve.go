@@ -245,7 +245,7 @@ func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, d
 		return nil, nil, err
 	}
 	srv := &pbem.Handler{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Starters: cfg.Starters,
-		Archive: archiveAdder{}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun,
+		Archive: archiveAdder{db}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun,
 		Deadlines: cfg.Deadlines, Bots: cfg.Bots, WebURL: cfg.WebURL}
 	d := &daemon.Server{Handler: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration, KeepSent: cfg.KeepSent.Duration}
 	return d, func() { sender.Close(); reader.Close(); db.Close() }, nil

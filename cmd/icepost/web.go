@@ -130,7 +130,7 @@ func playServer(ctx context.Context, cfg *pbem.Config, log *slog.Logger) (*pbem.
 	if err != nil {
 		return nil, nil, err
 	}
-	srv := &pbem.Handler{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Archive: archiveAdder{},
+	srv := &pbem.Handler{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Archive: archiveAdder{db},
 		AuthServID: cfg.AuthServID, Deadlines: cfg.Deadlines, Bots: cfg.Bots, WebURL: cfg.WebURL}
 	return srv, func() { db.Close() }, nil
 }

@@ -18,6 +18,7 @@ import (
 //	OnOff         digest on | digest off
 //	Conditions    if TOKEN then TOKEN [if TOKEN then TOKEN]...
 //	Challenge     challenge GAME [name=value ...] SEAT ...  (a SEAT an address or the word bot)
+//	Seek          seek GAME [name=value ...]
 //	OptionalCell  moves | moves e1
 //	OptionalGame  analyze | analyze 12 (or #12)
 //
@@ -58,6 +59,7 @@ const (
 	Challenge               // GAME [name=value ...] SEAT ...
 	OptionalCell            // nothing, or a cell's name: e1, c10
 	OptionalGame            // nothing, or a game's number as GameNumber reads it
+	Seek                    // GAME [name=value ...]
 )
 
 // Syntax is one command as the reader knows it.
@@ -85,9 +87,10 @@ type Command struct {
 	Number int64
 	// Off: "off" was given (DaysOrOff, OnOff).
 	Off bool
-	// Game, Options and Seats: a challenge's game (its canonical name in
-	// lower case), its name=value options (names in lower case) and its
-	// seats in order, each an address or "bot".
+	// Game, Options and Seats: a challenge's or a seek's game (its
+	// canonical name in lower case), its name=value options (names in
+	// lower case) and a challenge's seats in order, each an address or
+	// "bot".
 	Game    string
 	Options []Option
 	Seats   []string
@@ -130,7 +133,7 @@ func (c Command) String() string {
 		if c.Cell != "" {
 			out = append(out, c.Cell)
 		}
-	case Challenge:
+	case Challenge, Seek:
 		out = append(out, c.Game)
 		for _, o := range c.Options {
 			out = append(out, o.Name+"="+o.Value)
@@ -258,6 +261,8 @@ func parseArgs(s Syntax, args []string, g Grammar) (Command, bool) {
 		return c, ok
 	case Challenge:
 		return parseChallenge(c, args, g)
+	case Seek:
+		return parseSeek(c, args, g)
 	case OptionalCell:
 		if len(args) == 0 {
 			return c, true
@@ -341,6 +346,30 @@ func parseChallenge(c Command, args []string, g Grammar) (Command, bool) {
 		}
 	}
 	return c, len(c.Seats) > 0
+}
+
+// parseSeek reads GAME [name=value ...]: a challenge without seats.
+func parseSeek(c Command, args []string, g Grammar) (Command, bool) {
+	if len(args) < 1 {
+		return c, false
+	}
+	name, known := g.Game(args[0])
+	if !known {
+		return c, false
+	}
+	c.Game = strings.ToLower(name)
+	for _, a := range args[1:] {
+		eq := strings.IndexByte(a, '=')
+		if eq <= 0 {
+			return c, false
+		}
+		name, val := strings.ToLower(a[:eq]), a[eq+1:]
+		if !isWord(name) || !isWord(val) || len(c.Options) == maxOptions {
+			return c, false
+		}
+		c.Options = append(c.Options, Option{name, val})
+	}
+	return c, true
 }
 
 // isWord: an option name or value, or a game id: letters, digits, ". _ -".

@@ -185,6 +185,8 @@ func TestParseCommand(t *testing.T) {
 		{"challenge pikemen bot", "challenge pikemen bot"},
 		{"challenge Pikemen Bot level=3", "challenge pikemen level=3 bot"},
 		{"challenge pikemen seats=3 bob@example.org BOT", "challenge pikemen seats=3 bob@example.org bot"},
+		{"seek Pikemen", "seek pikemen"}, {"SEEK ice-lady Days=3 rating=1400-1700", "seek icelady days=3 rating=1400-1700"},
+		{"seeks", "seeks"}, {"unseek", "unseek"},
 		{"vacation 14", "vacation 14"}, {"vacation 007", "vacation 7"}, {"Vacation OFF", "vacation off"},
 		{"digest on", "digest on"}, {"digest OFF", "digest off"},
 		// Conditional moves and previews
@@ -203,6 +205,7 @@ func TestParseCommand(t *testing.T) {
 		{"if you play M@d4 then S@a1", ""}, {"if M@d4 then", ""}, {"if M@d4 S@a1", ""}, {"if M@d4 then S@a1 if", ""},
 		{"if M@d4 then S@a1 and then", ""}, {"conditions", ""}, {"conditions clear all", ""}, {"preview", ""}, {"preview it", ""},
 		{"moves please", ""}, {"moves e1 e2", ""}, {"moves 1e", ""}, {"moves abc1", ""},
+		{"seek", ""}, {"seek chess", ""}, {"seek pikemen bob@example.org", ""}, {"seek pikemen bot", ""}, {"seeks all", ""},
 		{"analyze 0", ""}, {"analyze it", ""}, {"analyze 12 13", ""}, {"analyze #", ""},
 	}
 	for _, tt := range tests {
