@@ -428,3 +428,22 @@ func TestAddressToken(t *testing.T) {
 		t.Errorf("not an address part: %v", err)
 	}
 }
+
+// With auth_serv_id set, only a DMARC or DKIM pass from the operator's own
+// server lets a mail act; a header from anyone else counts for nothing.
+func TestAuthenticationResults(t *testing.T) {
+	w := newWorld(t)
+	w.srv.AuthServID = "mx.club.test"
+	forged := "Authentication-Results: evil.example; dmarc=pass\n"
+	w.deliver(w.write("ada", w.srv.Address, "new game", forged, "challenge icesickle "+w.sys.Address("bob")))
+	w.step()
+	if len(w.inbox("bob")) != 0 {
+		t.Fatal("a mail without our server's pass started a game")
+	}
+	good := "Authentication-Results: mx.club.test; dkim=pass header.d=club.test; dmarc=pass header.from=club.test\n"
+	w.deliver(w.write("ada", w.srv.Address, "new game", good, "challenge icesickle "+w.sys.Address("bob")))
+	w.step()
+	if len(w.inbox("bob")) != 1 {
+		t.Fatal("a mail with our server's pass did not start a game")
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"icepost/pbem"
 )
 
 // TestPruneSent: the daemon's tick empties the bodies of the mails sent
@@ -67,21 +65,5 @@ func TestPruneSent(t *testing.T) {
 	r.Close()
 	if !strings.Contains(plan.String(), "pbem_outbox_kept") {
 		t.Errorf("pruning does not use its index:\n%s", plan.String())
-	}
-}
-
-func TestKeepSentConfig(t *testing.T) {
-	c, err := pbem.LoadConfig(writeConfig(t, baseConfig))
-	if err != nil || c.KeepSent.Duration != 720*time.Hour {
-		t.Fatalf("default keep_sent: %v, %v", c.KeepSent, err)
-	}
-	c, err = pbem.LoadConfig(writeConfig(t, "keep_sent = \"48h\"\n"+baseConfig))
-	if err != nil || c.KeepSent.Duration != 48*time.Hour {
-		t.Fatalf("keep_sent = 48h: %v, %v", c.KeepSent, err)
-	}
-	for text, want := range map[string]string{"-1h": "negative", "a month": "not a duration"} {
-		if _, err := pbem.LoadConfig(writeConfig(t, "keep_sent = \""+text+"\"\n"+baseConfig)); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("keep_sent = %q: %v, want %q", text, err, want)
-		}
 	}
 }

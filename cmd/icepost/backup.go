@@ -9,13 +9,13 @@ import (
 	"path/filepath"
 	"time"
 
-	"icepost/pbem"
+	"icepost/pbem/config"
 	"icepost/sqlitedb"
 )
 
 func cmdBackup(e *env, args []string) int {
 	fs := newFlags(e, "backup")
-	config := fs.String("config", "", "the daemon's configuration file: copy the database it names")
+	configPath := fs.String("config", "", "the daemon's configuration file: copy the database it names")
 	var dbs []string
 	fs.Func("db", "a database file to copy (default icepost.db); give it again for another file, such as an archive of its own", func(v string) error {
 		dbs = append(dbs, v)
@@ -30,8 +30,8 @@ func cmdBackup(e *env, args []string) int {
 		return exitUsage
 	}
 	dir := fs.Arg(0)
-	if *config != "" {
-		cfg, err := pbem.LoadConfig(*config)
+	if *configPath != "" {
+		cfg, err := config.Load(*configPath)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost backup: %v\n", err)
 			return exitUsage

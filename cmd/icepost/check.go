@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"icepost/pbem"
+	"icepost/pbem/config"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/mailerr"
@@ -52,7 +53,7 @@ func (c *checks) say(part, good string, err error) {
 // and reports whether all works.
 func checkConfigured(ctx context.Context, w io.Writer, path string) bool {
 	c := &checks{w: w}
-	cfg, err := pbem.LoadConfig(path)
+	cfg, err := config.Load(path)
 	c.say("config", path, err)
 	if err != nil {
 		return false
@@ -98,7 +99,7 @@ func oauthWords(auth, tokenFile string) string {
 	return fmt.Sprintf(" by %s (OAuth2 token from %s)", strings.ToUpper(auth), from)
 }
 
-func checkSMTP(ctx context.Context, cfg *pbem.Config) error {
+func checkSMTP(ctx context.Context, cfg *config.Config) error {
 	smtpCfg, err := cfg.SMTPConfig()
 	if err != nil {
 		return err

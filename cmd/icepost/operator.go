@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"icepost/pbem"
+	"icepost/pbem/config"
 	"icepost/pbem/mailgames"
 )
 
@@ -19,7 +20,7 @@ import (
 func operator(e *env, name string, args []string) int {
 	fs := newFlags(e, name)
 	db := fs.String("db", "icepost.db", "the daemon's database file")
-	config := fs.String("config", "", "the daemon's configuration file: its database, address, secret and [deadlines]")
+	configPath := fs.String("config", "", "the daemon's configuration file: its database, address, secret and [deadlines]")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -36,8 +37,8 @@ func operator(e *env, name string, args []string) int {
 	}
 	srv := &pbem.Handler{Archive: archiveAdder{}}
 	path := *db
-	if *config != "" {
-		cfg, err := pbem.LoadConfig(*config)
+	if *configPath != "" {
+		cfg, err := config.Load(*configPath)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost %s: %v\n", name, err)
 			return exitUsage
@@ -55,7 +56,7 @@ func operator(e *env, name string, args []string) int {
 	}
 	defer d.Close()
 	srv.DB = d
-	if *config == "" {
+	if *configPath == "" {
 		// The daemon notes its address at each start; the embedded
 		// system also keeps its secret in the database.
 		srv.Address, srv.Secret, err = pbem.StoredIdentity(e.ctx, d)

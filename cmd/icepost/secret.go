@@ -6,7 +6,7 @@ package main
 import (
 	"fmt"
 
-	"icepost/pbem"
+	"icepost/pbem/config"
 )
 
 func cmdSecret(e *env, args []string) int {
@@ -19,7 +19,7 @@ func cmdSecret(e *env, args []string) int {
 		return exitUsage
 	}
 	path := fs.Arg(0)
-	if err := pbem.WriteSecretFile(path); err != nil {
+	if err := config.WriteSecretFile(path); err != nil {
 		fmt.Fprintf(e.stderr, "icepost secret: %v (an existing secret is never replaced: the reply tokens in mails already sent depend on it)\n", err)
 		return exitUsage
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"icepost/pbem"
+	"icepost/pbem/config"
 	"icepost/pbem/daemon"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
@@ -26,7 +27,7 @@ import (
 
 func cmdServe(e *env, args []string) int {
 	fs := newFlags(e, "serve")
-	config := fs.String("config", "", "the configuration file (TOML); without it, run on the embedded mail system")
+	configPath := fs.String("config", "", "the configuration file (TOML); without it, run on the embedded mail system")
 	dbPath := fs.String("db", "icepost.db", "the database file (embedded mode; a config names its own)")
 	imapAddr := fs.String("imap", "127.0.0.1:1143", "embedded mode: where the IMAP server listens")
 	smtpAddr := fs.String("smtp", "127.0.0.1:1025", "embedded mode: where the SMTP server listens")
@@ -39,21 +40,21 @@ func cmdServe(e *env, args []string) int {
 	}
 	if *check {
 		ok := false
-		if *config == "" {
+		if *configPath == "" {
 			ok = checkEmbedded(e.ctx, e.stdout, *dbPath, *imapAddr, *smtpAddr)
 		} else {
-			ok = checkConfigured(e.ctx, e.stdout, *config)
+			ok = checkConfigured(e.ctx, e.stdout, *configPath)
 		}
 		if !ok {
 			return exitInvalid
 		}
 		return exitOK
 	}
-	var cfg *pbem.Config
+	var cfg *config.Config
 	db, format := *dbPath, "text"
-	if *config != "" {
+	if *configPath != "" {
 		var err error
-		if cfg, err = pbem.LoadConfig(*config); err != nil {
+		if cfg, err = config.Load(*configPath); err != nil {
 			fmt.Fprintf(e.stderr, "icepost serve: %v\n", err)
 			return exitUsage
 		}
@@ -216,7 +217,7 @@ func onHangup(log *slog.Logger) (stop func()) {
 	}
 }
 
-func configuredDaemon(ctx context.Context, cfg *pbem.Config, log *slog.Logger, dryRun bool) (*daemon.Server, func(), error) {
+func configuredDaemon(ctx context.Context, cfg *config.Config, log *slog.Logger, dryRun bool) (*daemon.Server, func(), error) {
 	secret, err := cfg.Secret()
 	if err != nil {
 		return nil, nil, err

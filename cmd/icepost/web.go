@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"icepost/pbem"
+	"icepost/pbem/config"
 	"icepost/pbem/mailgames"
 	"icepost/sqlitedb"
 	"icepost/web"
@@ -25,14 +26,14 @@ func cmdWeb(e *env, args []string) int {
 	dbPath := fs.String("db", "icepost.db", "the archive's database file")
 	mailDB := fs.String("mail-db", "", "the mail daemon's database file, for the games by mail (read only; often the same file as -db)")
 	quiet := fs.Bool("q", false, "log only warnings and errors")
-	config := fs.String("config", "", "the mail daemon's configuration: its database for the archive and the games by mail, its secret, and the play pages a board mail's link opens (web_url)")
+	configPath := fs.String("config", "", "the mail daemon's configuration: its database for the archive and the games by mail, its secret, and the play pages a board mail's link opens (web_url)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
-	var cfg *pbem.Config
-	if *config != "" {
+	var cfg *config.Config
+	if *configPath != "" {
 		var err error
-		if cfg, err = pbem.LoadConfig(*config); err != nil {
+		if cfg, err = config.Load(*configPath); err != nil {
 			fmt.Fprintf(e.stderr, "icepost web: %v\n", err)
 			return exitUsage
 		}
@@ -121,7 +122,7 @@ func cmdWeb(e *env, args []string) int {
 
 // playServer is the daemon's Server for the play pages: its database,
 // address, secret and rules of play from the config, without a mailbox.
-func playServer(ctx context.Context, cfg *pbem.Config, log *slog.Logger) (*pbem.Handler, func(), error) {
+func playServer(ctx context.Context, cfg *config.Config, log *slog.Logger) (*pbem.Handler, func(), error) {
 	secret, err := cfg.Secret()
 	if err != nil {
 		return nil, nil, err

@@ -1,4 +1,11 @@
-package pbem
+// Package config reads and checks the mail daemon's configuration file
+// (TOML): the mailbox and the submission server, the secret, the limits,
+// the clocks' and the bots' settings, the metrics and the web site. It is
+// the operator's side of the daemon, apart from the game service, which
+// gets the settings it plays by (pbem.Deadlines, pbem.Bots) already
+// checked. Every command that takes -config reads it through Load, so
+// that all of them refuse the same faults, each named by its key.
+package config
 
 import (
 	"crypto/rand"
@@ -17,6 +24,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"icepost/pbem"
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/outbox"
@@ -24,26 +32,26 @@ import (
 
 // Config is the daemon's TOML configuration file. Secrets (passwords, the
 // token secret) never stand in the file: each comes from an environment
-// variable or a file the config names. LoadConfig resolves the paths it
+// variable or a file the config names. Load resolves the paths it
 // names against the config file's folder (see Config.paths).
 type Config struct {
-	Database      string    `toml:"database"`       // SQLite file; default icepost.db
-	LogFormat     string    `toml:"log_format"`     // serve's log lines: text (default) or json
-	Address       string    `toml:"address"`        // the server's own mail address
-	Name          string    `toml:"name"`           // display name; default icepost
-	PollInterval  Duration  `toml:"poll_interval"`  // default 1m
-	Starters      []string  `toml:"starters"`       // who may challenge; empty: anyone
-	ErrorLimit    int       `toml:"error_limit"`    // error replies per sender per hour
-	AuthServID    string    `toml:"auth_serv_id"`   // the operator's mail server, whose DMARC/DKIM verdict verifies senders
-	SecretEnv     string    `toml:"secret_env"`     // variable holding the token secret
-	SecretFile    string    `toml:"secret_file"`    // or a file holding it
-	KeepSent      Duration  `toml:"keep_sent"`      // how long a sent mail's body is kept; default 720h
-	MetricsAddr   string    `toml:"metrics_addr"`   // where to serve /metrics and /healthz (host:port); empty: nowhere
-	MetricsPublic bool      `toml:"metrics_public"` // metrics_addr may listen beyond loopback (it has no authentication)
-	WebURL        string    `toml:"web_url"`        // the public address of icepost web -config: board mails link to its play pages
-	WebAddr       string    `toml:"web_addr"`       // where serve itself serves the web site and its play pages (host:port); empty: nowhere
-	Deadlines     Deadlines `toml:"deadlines"`      // time controls, vacations, digests
-	Bots          Bots      `toml:"bots"`           // the computer opponent
+	Database      string         `toml:"database"`       // SQLite file; default icepost.db
+	LogFormat     string         `toml:"log_format"`     // serve's log lines: text (default) or json
+	Address       string         `toml:"address"`        // the server's own mail address
+	Name          string         `toml:"name"`           // display name; default icepost
+	PollInterval  pbem.Duration  `toml:"poll_interval"`  // default 1m
+	Starters      []string       `toml:"starters"`       // who may challenge; empty: anyone
+	ErrorLimit    int            `toml:"error_limit"`    // error replies per sender per hour
+	AuthServID    string         `toml:"auth_serv_id"`   // the operator's mail server, whose DMARC/DKIM verdict verifies senders
+	SecretEnv     string         `toml:"secret_env"`     // variable holding the token secret
+	SecretFile    string         `toml:"secret_file"`    // or a file holding it
+	KeepSent      pbem.Duration  `toml:"keep_sent"`      // how long a sent mail's body is kept; default 720h
+	MetricsAddr   string         `toml:"metrics_addr"`   // where to serve /metrics and /healthz (host:port); empty: nowhere
+	MetricsPublic bool           `toml:"metrics_public"` // metrics_addr may listen beyond loopback (it has no authentication)
+	WebURL        string         `toml:"web_url"`        // the public address of icepost web -config: board mails link to its play pages
+	WebAddr       string         `toml:"web_addr"`       // where serve itself serves the web site and its play pages (host:port); empty: nowhere
+	Deadlines     pbem.Deadlines `toml:"deadlines"`      // time controls, vacations, digests
+	Bots          pbem.Bots      `toml:"bots"`           // the computer opponent
 	IMAP          struct {
 		Addr               string `toml:"addr"`
 		TLS                string `toml:"tls"`         // tls, starttls, or none (loopback only)
@@ -74,19 +82,7 @@ type Config struct {
 	} `toml:"smtp"`
 }
 
-// Duration reads "90s", "5m", "72h" from TOML.
-type Duration struct{ time.Duration }
-
-func (d *Duration) UnmarshalText(b []byte) error {
-	v, err := time.ParseDuration(string(b))
-	if err != nil {
-		return fmt.Errorf("%q is not a duration like 90s, 5m or 72h", b)
-	}
-	d.Duration = v
-	return nil
-}
-
-// LoadConfig reads and checks a configuration file. Every command that
+// Load reads and checks a configuration file. Every command that
 // reads one (serve, serve -check, web -config) goes through it, so a
 // setting that cannot work is refused in one place, with its key named;
 // an address is kept in its canonical form (pbem/mailaddr). A setting
@@ -94,7 +90,7 @@ func (d *Duration) UnmarshalText(b []byte) error {
 // duration or a limit of zero that would only mean "the default" is
 // refused, so that "0s" is never read as "off" by the operator and as
 // "default" by the daemon.
-func LoadConfig(path string) (*Config, error) {
+func Load(path string) (*Config, error) {
 	var c Config
 	md, err := toml.DecodeFile(path, &c)
 	if err != nil {
@@ -312,7 +308,7 @@ func checkAuthServID(s string) error {
 	return nil
 }
 
-// paths are the settings that name a file, which LoadConfig resolves
+// paths are the settings that name a file, which Load resolves
 // against the config file's folder. A new file setting goes here.
 func (c *Config) paths() []*string {
 	return []*string{&c.Database, &c.SecretFile, &c.IMAP.PasswordFile, &c.SMTP.PasswordFile, &c.IMAP.CAFile, &c.SMTP.CAFile,

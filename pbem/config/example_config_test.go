@@ -1,4 +1,4 @@
-package pbem_test
+package config_test
 
 import (
 	"os"
@@ -9,14 +9,15 @@ import (
 	"testing"
 
 	"icepost/pbem"
+	"icepost/pbem/config"
 )
 
 // deploy/icepost.toml, the operators' example, parses as it stands and
 // names every key a config can hold (set, or commented out), so that a
 // new setting cannot be left out of it.
 func TestExampleConfig(t *testing.T) {
-	path := filepath.Join("..", "deploy", "icepost.toml")
-	cfg, err := pbem.LoadConfig(path)
+	path := filepath.Join("..", "..", "deploy", "icepost.toml")
+	cfg, err := config.Load(path)
 	if err != nil {
 		t.Fatalf("the example does not load: %v", err)
 	}
@@ -42,7 +43,7 @@ func TestExampleConfig(t *testing.T) {
 			named[section+m[1]] = true
 		}
 	}
-	for _, k := range tomlKeys(reflect.TypeOf(pbem.Config{}), "") {
+	for _, k := range tomlKeys(reflect.TypeOf(config.Config{}), "") {
 		if !named[k] {
 			t.Errorf("deploy/icepost.toml does not name %s", k)
 		}

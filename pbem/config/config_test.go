@@ -1,12 +1,13 @@
-package pbem_test
+package config_test
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
-	"icepost/pbem"
+	"icepost/pbem/config"
 	"icepost/pbem/mailbox"
 )
 
@@ -34,7 +35,7 @@ tls = "starttls"
 
 func TestLoadConfig(t *testing.T) {
 	path := writeConfig(t, baseConfig)
-	c, err := pbem.LoadConfig(path)
+	c, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,9 +72,9 @@ func TestLoadConfigRefuses(t *testing.T) {
 		{"log_format = \"xml\"\n" + baseConfig, "log_format is text or json"},
 	}
 	for _, tt := range tests {
-		_, err := pbem.LoadConfig(writeConfig(t, tt.text))
+		_, err := config.Load(writeConfig(t, tt.text))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("LoadConfig: %v, want an error containing %q", err, tt.want)
+			t.Errorf("Load: %v, want an error containing %q", err, tt.want)
 		}
 	}
 }
@@ -106,7 +107,7 @@ password_file = "` + smtpPW + `"
 		t.Fatal(err)
 	}
 	t.Chdir(t.TempDir()) // anywhere but the config's folder
-	c, err := pbem.LoadConfig(cfg)
+	c, err := config.Load(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,39 +128,20 @@ password_file = "` + smtpPW + `"
 	}
 }
 
-// With auth_serv_id set, only a DMARC or DKIM pass from the operator's own
-// server lets a mail act; a header from anyone else counts for nothing.
-func TestAuthenticationResults(t *testing.T) {
-	w := newWorld(t)
-	w.srv.AuthServID = "mx.club.test"
-	forged := "Authentication-Results: evil.example; dmarc=pass\n"
-	w.deliver(w.write("ada", w.srv.Address, "new game", forged, "challenge icesickle "+w.sys.Address("bob")))
-	w.step()
-	if len(w.inbox("bob")) != 0 {
-		t.Fatal("a mail without our server's pass started a game")
-	}
-	good := "Authentication-Results: mx.club.test; dkim=pass header.d=club.test; dmarc=pass header.from=club.test\n"
-	w.deliver(w.write("ada", w.srv.Address, "new game", good, "challenge icesickle "+w.sys.Address("bob")))
-	w.step()
-	if len(w.inbox("bob")) != 1 {
-		t.Fatal("a mail with our server's pass did not start a game")
-	}
-}
-
 // A missing secret_file says how to make one; WriteSecretFile makes a good
 // one, readable by its owner only, and never replaces one.
 func TestSecretFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "secret")
 	cfgText := strings.Replace(baseConfig, `secret_env = "ICEPOST_TEST_SECRET"`, `secret_file = "`+path+`"`, 1)
-	c, err := pbem.LoadConfig(writeConfig(t, cfgText))
+	c, err := config.Load(writeConfig(t, cfgText))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Secret(); err == nil || !strings.Contains(err.Error(), "icepost secret "+path) {
 		t.Errorf("missing secret file: %v", err)
 	}
-	if err := pbem.WriteSecretFile(path); err != nil {
+	if err := config.WriteSecretFile(path); err != nil {
 		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
@@ -170,7 +152,7 @@ func TestSecretFile(t *testing.T) {
 	if err != nil || len(s) < 32 {
 		t.Fatalf("Secret() = %q, %v", s, err)
 	}
-	if err := pbem.WriteSecretFile(path); err == nil {
+	if err := config.WriteSecretFile(path); err == nil {
 		t.Error("WriteSecretFile replaced a secret")
 	}
 	if again, _ := c.Secret(); string(again) != string(s) {
@@ -197,7 +179,7 @@ auth = "oauthbearer"
 oauth2_token_command = "cat /run/icepost/token"
 `
 	path := writeConfig(t, oauth)
-	c, err := pbem.LoadConfig(path)
+	c, err := config.Load(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,9 +213,9 @@ oauth2_token_command = "cat /run/icepost/token"
 			if text == oauth {
 				t.Fatalf("%q is not in the config", tc.from)
 			}
-			_, err := pbem.LoadConfig(writeConfig(t, text))
+			_, err := config.Load(writeConfig(t, text))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("LoadConfig = %v, want %q", err, tc.want)
+				t.Errorf("Load = %v, want %q", err, tc.want)
 			}
 		})
 	}
@@ -280,15 +262,15 @@ func TestLoadConfigRefusesBadSettings(t *testing.T) {
 		{"workers-negative", baseConfig + "\n[bots]\nworkers = -2\n", "bots: workers = -2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := pbem.LoadConfig(writeConfig(t, tc.text))
+			_, err := config.Load(writeConfig(t, tc.text))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("LoadConfig = %v, want an error containing %q", err, tc.want)
+				t.Errorf("Load = %v, want an error containing %q", err, tc.want)
 			}
 		})
 	}
 
 	// All faults at once, each on its line.
-	_, err := pbem.LoadConfig(writeConfig(t, set("error_limit = -1\nweb_url = \"ftp://x\"")))
+	_, err := config.Load(writeConfig(t, set("error_limit = -1\nweb_url = \"ftp://x\"")))
 	if err == nil || strings.Count(err.Error(), "\n") != 1 {
 		t.Errorf("two faults: %v", err)
 	}
@@ -308,7 +290,7 @@ keep_sent = "24h"
 move_time = "2s"
 workers = 0
 [imap]`, 1)
-	c, err := pbem.LoadConfig(writeConfig(t, text))
+	c, err := config.Load(writeConfig(t, text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,12 +298,28 @@ workers = 0
 		t.Errorf("address %q, starters %q: want the canonical forms", c.Address, c.Starters)
 	}
 	for _, addr := range []string{"127.0.0.1:9464", "localhost:9464"} {
-		if _, err := pbem.LoadConfig(writeConfig(t, strings.Replace(text, "[::1]:9464", addr, 1))); err != nil {
+		if _, err := config.Load(writeConfig(t, strings.Replace(text, "[::1]:9464", addr, 1))); err != nil {
 			t.Errorf("metrics_addr = %q: %v", addr, err)
 		}
 	}
 	public := strings.Replace(text, `"[::1]:9464"`, "\":9464\"\nmetrics_public = true", 1)
-	if _, err := pbem.LoadConfig(writeConfig(t, public)); err != nil {
+	if _, err := config.Load(writeConfig(t, public)); err != nil {
 		t.Errorf("metrics_addr on every interface with metrics_public = true: %v", err)
+	}
+}
+
+func TestKeepSentConfig(t *testing.T) {
+	c, err := config.Load(writeConfig(t, baseConfig))
+	if err != nil || c.KeepSent.Duration != 720*time.Hour {
+		t.Fatalf("default keep_sent: %v, %v", c.KeepSent, err)
+	}
+	c, err = config.Load(writeConfig(t, "keep_sent = \"48h\"\n"+baseConfig))
+	if err != nil || c.KeepSent.Duration != 48*time.Hour {
+		t.Fatalf("keep_sent = 48h: %v, %v", c.KeepSent, err)
+	}
+	for text, want := range map[string]string{"-1h": "negative", "a month": "not a duration"} {
+		if _, err := config.Load(writeConfig(t, "keep_sent = \""+text+"\"\n"+baseConfig)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("keep_sent = %q: %v, want %q", text, err, want)
+		}
 	}
 }
