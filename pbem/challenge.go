@@ -30,6 +30,20 @@ type newGame struct {
 	level  int      // the bots' level
 	days   int      // days per move, 0 for none
 	sender string   // the challenger's address, among seats
+	// levels, when set, is each bot seat's level (0 for level), for a
+	// game a service starts.
+	levels []int
+	// event and round are the record's Event and Round tags; event ""
+	// is "icepost by mail".
+	event, round string
+}
+
+// botLevel is seat i's bot level.
+func (ng *newGame) botLevel(i int) int {
+	if i < len(ng.levels) && ng.levels[i] > 0 {
+		return ng.levels[i]
+	}
+	return ng.level
 }
 
 // challenge starts a game: the challenger's seat accepted, the other
@@ -160,15 +174,22 @@ func setOption(g rules.Game, o *rules.Options, name, value string) error {
 // createGame stores a new game, invited: its record with the tags, its
 // time control and its seats, the challenger's and the bots' accepted.
 func (h *handling) createGame(ng *newGame) (*game, error) {
+	event := ng.event
+	if event == "" {
+		event = "icepost by mail"
+	}
 	tags := []notation.Tag{
-		{Name: "Event", Value: "icepost by mail"},
+		{Name: "Event", Value: event},
 		{Name: "Site", Value: h.s.Address},
 		{Name: "Date", Value: notation.FormatDate(h.now.UTC())},
+	}
+	if ng.round != "" {
+		tags = append(tags, notation.Tag{Name: "Round", Value: ng.round})
 	}
 	for i, a := range ng.seats {
 		player := nameOf(a) + " <" + a + ">"
 		if a == "" {
-			player = botName(ng.level)
+			player = botName(ng.botLevel(i))
 		}
 		tags = append(tags, notation.Tag{Name: "Player" + strconv.Itoa(i+1), Value: player})
 	}
@@ -194,7 +215,7 @@ func (h *handling) createGame(ng *newGame) (*game, error) {
 		if a == "" {
 			// A bot's seat: the server's address, which is never written
 			// to, and a name that says its level. It accepts at once.
-			a, name, bot, accepted = h.s.self(), botName(ng.level), ng.level, true
+			a, name, bot, accepted = h.s.self(), botName(ng.botLevel(i)), ng.botLevel(i), true
 		}
 		if _, err := h.tx.ExecContext(h.ctx, `INSERT INTO pbem_seats (game_id, seat, address, name, accepted, bot_level) VALUES (?, ?, ?, ?, ?, ?)`,
 			id, i+1, a, name, accepted, bot); err != nil {

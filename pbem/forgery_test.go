@@ -191,6 +191,8 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 		"challenge":        "challenge icesickle " + fw.sys.Address("eve"),
 		"seek":             "seek icesickle days=9",
 		"unseek":           "unseek",
+		"join":             "join 1",
+		"withdraw":         "withdraw 1",
 		"accept":           "accept",
 		"decline":          "decline",
 		"observe":          "observe 3",

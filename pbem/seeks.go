@@ -254,23 +254,12 @@ func (h *handling) startSought(st *seekTerms, met []openSeek) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_seats SET accepted = 1 WHERE game_id = ?`, g.id); err != nil {
-		return err
-	}
-	for i := range g.seats {
-		g.seats[i].accepted = true
-	}
 	for _, m := range met {
 		if _, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_seeks SET game_id = ? WHERE id = ?`, g.id, m.id); err != nil {
 			return err
 		}
 	}
-	g.status = statusActive
-	if err := h.saveGame(g); err != nil {
-		return err
-	}
-	h.sendBoards(g, "Your seek was met: the game begins. "+g.gameName()+" in short:\n\n"+g.play.Rules.Info().Summary)
-	return nil
+	return h.beginAccepted(g, "Your seek was met: the game begins. "+g.gameName()+" in short:\n\n"+g.play.Rules.Info().Summary)
 }
 
 // openSeeks lists the seeks waiting that fit a condition, oldest first.

@@ -62,6 +62,9 @@ type Handler struct {
 	Deadlines Deadlines
 	// Bots: how the computer opponent searches (see bot.go).
 	Bots Bots
+	// Events, when set, answers the tournaments' mail commands
+	// (service.go); nil: the server runs none.
+	Events Events
 
 	botTrees    botTrees    // the search trees of the last bot games
 	botSearches searchTimes // the bots' searches, counted and timed
