@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"math/big"
-	"net/mail"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"icepost/engine"
 	"icepost/notation"
 	"icepost/pbem/mailaddr"
+	"icepost/pbem/mailgames"
 	"icepost/pbem/mailread"
 	"icepost/pbem/replytoken"
 	"icepost/rules"
@@ -254,25 +254,9 @@ func (h *handling) invite(g *game, challenger string) error {
 	return nil
 }
 
-// nameOf makes a player's name from an address: its local part.
-func nameOf(addr string) string {
-	local := addr[:max(strings.LastIndexByte(addr, '@'), 0)]
-	if a, err := mail.ParseAddress("<" + addr + ">"); err == nil {
-		local = a.Address[:strings.LastIndexByte(a.Address, '@')]
-	}
-	// A name is shown in boards, records and subjects: what would need
-	// quoting there (a quoted local part may hold anything) is left out.
-	name := strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f || strings.ContainsRune(`<>"\()[],;:@`, r) {
-			return -1
-		}
-		return r
-	}, local)
-	if name = strings.TrimSpace(name); name == "" {
-		return "player"
-	}
-	return name
-}
+// nameOf is the name of a player known only by address: the local part
+// (mailgames.PlayerName, which the site's list of seeks shares).
+func nameOf(addr string) string { return mailgames.PlayerName(addr) }
 
 func (h *handling) accept(r *request) error  { return h.answer(r, true) }
 func (h *handling) decline(r *request) error { return h.answer(r, false) }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"icepost/pbem/mailaddr"
+	"icepost/pbem/mailgames"
 	"icepost/pbem/mailread"
 	"icepost/pbem/store"
 	"icepost/rules"
@@ -332,16 +333,9 @@ func (h *handling) listSeeks(*request) error {
 	return nil
 }
 
-// seekLine is the seek command that meets a seek of these terms: the
-// game's options as written, the seats and days when they are not the
-// defaults a seek would take anyway.
-func seekLine(game, terms string) string {
-	line := "seek " + strings.ToLower(game)
-	for _, t := range strings.Fields(terms) {
-		line += " " + t
-	}
-	return line
-}
+// seekLine is the seek command that meets a seek of these terms
+// (mailgames.SeekLine, which the site's list of seeks shares).
+func seekLine(game, terms string) string { return mailgames.SeekLine(game, terms) }
 
 // unseek takes back the sender's seeks waiting.
 func (h *handling) unseek(*request) error {

@@ -253,3 +253,67 @@ func TestAddress(t *testing.T) {
 		t.Errorf("after: %q, %v; want games@club.test", a, err)
 	}
 }
+
+// TestSeeks: the open seeks by game, oldest first, each with its terms
+// read, the seeker's name and the line that meets it; a seek met, taken
+// back or run out is not listed, and no address is in any.
+func TestSeeks(t *testing.T) {
+	ctx := context.Background()
+	c := newClub(t)
+	c.mail(t, "eva", "seek icelady") // runs out
+	c.now = start.Add(6 * 24 * time.Hour)
+	c.mail(t, "ada", "seek pikemen target=9 days=5 rating=1200-1800")
+	c.mail(t, "bob", "seek icesickle days=3")
+	c.mail(t, "cy", "seek icesickle days=3") // meets bob's: a game starts
+	c.mail(t, "dee", "seek icefrogs seats=3 board=hex days=none rating=1400-2000")
+	c.mail(t, "fay", "seek icefrogs")
+	c.mail(t, "fay", "unseek")
+	c.now = start.Add(7*24*time.Hour + time.Hour)
+
+	seeks, err := c.read.Seeks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seeks) != 2 {
+		t.Fatalf("%d seeks, want ada's and dee's: %+v", len(seeks), seeks)
+	}
+	dee, ada := seeks[0], seeks[1] // by game: IceFrogs, then Pikemen
+	posted := start.Add(6 * 24 * time.Hour)
+	if ada.Game != "Pikemen" || ada.Name != "ada" || ada.Terms != "target=9 seats=2 days=5" || ada.Seats != 2 || ada.Days != 5 ||
+		len(ada.Options) != 1 || ada.Options[0] != (mailgames.SeekOption{Name: "target", Value: "9"}) ||
+		ada.Rating != 1500 || ada.RatingMin != 1200 || ada.RatingMax != 1800 ||
+		!ada.Posted.Equal(posted) || !ada.Until.Equal(posted.AddDate(0, 0, 7)) ||
+		ada.Line != "seek pikemen target=9 seats=2 days=5" {
+		t.Errorf("ada's seek: %+v", ada)
+	}
+	if dee.Game != "IceFrogs" || dee.Name != "dee" || dee.Seats != 3 || dee.Days != 0 ||
+		len(dee.Options) != 1 || dee.Options[0] != (mailgames.SeekOption{Name: "board", Value: "hex"}) ||
+		dee.Line != "seek icefrogs board=hex seats=3 days=0" {
+		t.Errorf("dee's seek: %+v", dee)
+	}
+	for _, s := range seeks {
+		if text := fmt.Sprintf("%+v", s); strings.Contains(text, "@") {
+			t.Errorf("a seek holds an address: %s", text)
+		}
+	}
+	// bob's and cy's seeks met: their game is active, no longer a seek.
+	if active, err := c.read.Active(ctx); err != nil || len(active) != 1 || active[0].Game != "IceSickle" {
+		t.Errorf("the game of the seeks met: %+v, %v", active, err)
+	}
+}
+
+// TestPlayerName: a player's name is the local part of the address,
+// without what would need quoting.
+func TestPlayerName(t *testing.T) {
+	for addr, want := range map[string]string{
+		"ada@club.test":          "ada",
+		"Ada.Lovelace@club.test": "Ada.Lovelace",
+		`"a<b>c"@club.test`:      "abc",
+		`"@"@club.test`:          "player",
+		"no-at-sign":             "player",
+	} {
+		if got := mailgames.PlayerName(addr); got != want {
+			t.Errorf("PlayerName(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
