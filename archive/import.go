@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"icepost/notation"
+	"icepost/notation/aprecord"
 )
 
 // ImportOptions tune Import. The zero value is fine.
@@ -68,6 +69,8 @@ type chunk struct {
 	line     int   // line of the first byte, 1-based
 	offset   int64 // byte offset of the first byte
 	oversize int64 // when > 0, the record was this long and text holds its start
+	json     bool  // an APGameRecord's JSON (splitAP), not icepost's record
+	col      int   // the column of its first byte, for JSON (0: 1)
 }
 
 // outcome is what one record became: a row to store or the reason it was
@@ -264,15 +267,26 @@ func (im *Importer) recycle(b []entry) {
 
 // Add reads one input (see Import). Records go to the archive a batch at
 // a time; Close stores the last batch.
+//
+// An input that cannot be read on (a broken compressed file, JSON that
+// breaks off) stops that input only: Add returns its error (errors.Is
+// finds gzip's or notation.ErrSyntax), the records read before it stay
+// in the import, and the next input is read as usual.
 func (im *Importer) Add(r io.Reader, name string) error {
 	if im.err != nil {
 		return im.err
 	}
 	err := im.add(r, name)
-	if err != nil {
+	if err != nil && !InputError(err) {
 		im.err = err
 	}
 	return err
+}
+
+// InputError reports whether an error of Add is the input's (a broken
+// compressed file, JSON that cannot be read on), not the archive's.
+func InputError(err error) bool {
+	return errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, notation.ErrSyntax)
 }
 
 func (im *Importer) add(r io.Reader, name string) error {
@@ -290,6 +304,11 @@ func (im *Importer) add(r io.Reader, name string) error {
 		compressed = true
 	}
 
+	splitter := split
+	if aprecord.Sniff(br) {
+		splitter = splitAP
+	}
+
 	ctx, cancel := context.WithCancel(ctx)
 	work := make(chan *batch)
 	order := make(chan *batch, 2*runtime.GOMAXPROCS(0)+2)
@@ -297,7 +316,7 @@ func (im *Importer) add(r io.Reader, name string) error {
 	go func() {
 		defer close(work)
 		defer close(order)
-		splitErr = split(ctx, br, 256, func(b *batch) bool {
+		splitErr = splitter(ctx, br, 256, func(b *batch) bool {
 			select {
 			case order <- b:
 			case <-ctx.Done():
@@ -575,6 +594,9 @@ func process(file string, c chunk, moves *tokenNumbers) []outcome {
 	if c.oversize > 0 {
 		return fail(&notation.Error{File: file, Pos: notation.Pos{Line: c.line, Col: 1},
 			Err: fmt.Errorf("%w: the record is %d bytes, the archive reads up to %d", ErrTooLarge, c.oversize, maxChunk)})
+	}
+	if c.json {
+		return processAP(file, c, moves)
 	}
 	recs, errs := notation.Parse(file, c.text)
 	var out []outcome

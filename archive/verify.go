@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"icepost/notation"
+	"icepost/notation/aprecord"
 )
 
 // entrySum mixes an entry into 64 bits; a game's entries add up to a sum
@@ -312,7 +313,7 @@ func (a *Archive) RetryQuarantine(ctx context.Context) (ImportStats, error) {
 	}
 	defer ins.close()
 	for _, q := range qs {
-		outs := process(q.Source, chunk{text: []byte(q.Text), line: max(q.Line, 1)}, ins.moves)
+		outs := process(q.Source, chunk{text: []byte(q.Text), line: max(q.Line, 1), json: aprecord.IsJSON([]byte(q.Text))}, ins.moves)
 		var reasons []error
 		for _, o := range outs {
 			if o.reason != nil {

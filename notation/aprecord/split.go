@@ -47,7 +47,11 @@ type RecordText struct {
 	Offset   int64  // the byte offset of its first byte
 	Size     int64  // its length in bytes as read, all of it when TooLarge
 	TooLarge bool   // longer than the Splitter's limit: read past, not kept
+	Head     []byte // when TooLarge, its first HeadBytes bytes, to show
 }
+
+// HeadBytes is how much of a record too large a Splitter keeps (Head).
+const HeadBytes = 4096
 
 // A Splitter reads a stream of APGameRecord JSON a record at a time:
 // one record (an object), several objects one after another, or an
@@ -208,7 +212,7 @@ func (s *Splitter) value() bool {
 		}
 		if s.max > 0 && len(s.buf) >= s.max {
 			keep = false
-			s.buf = s.buf[:0]
+			s.buf = s.buf[:min(len(s.buf), HeadBytes)]
 			return
 		}
 		s.buf = append(s.buf, c)
@@ -264,7 +268,7 @@ done:
 	if keep {
 		s.cur.Text = s.buf
 	} else {
-		s.cur.TooLarge = true
+		s.cur.TooLarge, s.cur.Head = true, s.buf
 	}
 	return true
 }
