@@ -26,7 +26,8 @@ import (
 // length) is refused before it is replayed.
 const analyzeMaxPlies = 2000
 
-var analyzeDoc = fmt.Sprintf(`Analyse every record of the files with the engine (level 3 unless -level says otherwise) and write them
+var analyzeDoc = fmt.Sprintf(`Analyse every record of the files (icepost's records, or Abstract Play's APGameRecord JSON, which
+come out as icepost's records) with the engine (level 3 unless -level says otherwise) and write them
 with the analysis in them: after each move of the main line a comment {[%%eval A] [%%before B]} with the mover's
 estimate after the move and what the engine's move would have kept (0 to 1), the marks ?! ? ?? as NAGs,
 and the engine's move as a variation after a mistake or a blunder (docs/notation.md, "Computer analysis").
@@ -118,7 +119,7 @@ func (a *analyzer) file(file string) (int, error) {
 	defer r.Close()
 	code := exitOK
 	pr := notation.ErrorPrinter{W: a.e.stderr, PerRecord: errorsPerRecord, PerFile: errorsPerFile}
-	err = notation.Stream(a.e.ctx, name, r, recordStream(1),
+	err = streamRecords(a.e.ctx, name, r, recordStream(1),
 		func(c *notation.Chunk) analysed {
 			var out analysed
 			for _, rec := range c.Records {
@@ -221,7 +222,7 @@ func countToAnalyse(ctx context.Context, files []string, level int) int {
 		if err != nil {
 			continue
 		}
-		notation.Stream(ctx, file, f, recordStream(1),
+		streamRecords(ctx, file, f, recordStream(1),
 			func(c *notation.Chunk) int {
 				n := 0
 				for _, rec := range c.Records {

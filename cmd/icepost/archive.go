@@ -177,6 +177,13 @@ func writeGamesN(e *env, a *archive.Archive, cmd string, q archive.Query, format
 			_, err := e.stdout.Write(rec)
 			return err
 		})
+	case "ap":
+		var refused int
+		n, refused, err = writeAP(e, a, cmd, q)
+		if err == nil && refused > 0 {
+			fmt.Fprintf(e.stderr, "icepost archive %s: %d of the games are not Abstract Play's (only a finished two-seat Pikemen game to 12 or 15 points is): narrow the selection, as with -game Pikemen\n", cmd, refused)
+			return exitInvalid, n
+		}
 	case "json":
 		enc := json.NewEncoder(e.stdout)
 		err = a.Each(e.ctx, q, func(s archive.Summary, rec []byte) error {
@@ -187,7 +194,7 @@ func writeGamesN(e *env, a *archive.Archive, cmd string, q archive.Query, format
 			}{s, string(rec)})
 		})
 	default:
-		fmt.Fprintf(e.stderr, "icepost archive %s: -format %q: use table, records or json\n", cmd, format)
+		fmt.Fprintf(e.stderr, "icepost archive %s: -format %q: use table, records, json or ap (Abstract Play's APGameRecord JSON)\n", cmd, format)
 		return exitUsage, 0
 	}
 	if err != nil {

@@ -13,6 +13,7 @@ func archiveExport(e *env, a *archive.Archive, args []string) int {
 	query := queryFlags(fs)
 	limit := fs.Int("limit", 0, "at most this many games (0: all)")
 	offset := fs.Int("offset", 0, "skip this many games first")
+	format := fs.String("format", "records", "records (icepost's record file) or ap (Abstract Play's APGameRecord JSON: one record, or an array of them)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}
@@ -25,5 +26,9 @@ func archiveExport(e *env, a *archive.Archive, args []string) int {
 		return archiveFail(e, "export", err)
 	}
 	q.Limit, q.Offset = *limit, *offset
-	return writeGames(e, a, "export", q, "records")
+	if *format != "records" && *format != "ap" {
+		fmt.Fprintf(e.stderr, "icepost archive export: -format %q: use records or ap\n", *format)
+		return exitUsage
+	}
+	return writeGames(e, a, "export", q, *format)
 }

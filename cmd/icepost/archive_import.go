@@ -1,11 +1,9 @@
-// icepost archive import: add record files (also .gz) to the archive, with
-// a progress bar on a terminal.
+// icepost archive import: add record files (also .gz, and Abstract Play's
+// APGameRecord JSON) to the archive, with a progress bar on a terminal.
 
 package main
 
 import (
-	"compress/gzip"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -77,7 +75,7 @@ func archiveImport(e *env, a *archive.Archive, args []string) int {
 			bar.clear()
 		}
 		fmt.Fprintf(e.stderr, "icepost archive import: %v\n", err)
-		if errors.Is(err, gzip.ErrHeader) || errors.Is(err, gzip.ErrChecksum) {
+		if archive.InputError(err) {
 			code = exitInvalid
 		} else {
 			code = exitUsage
@@ -102,7 +100,7 @@ func archiveImport(e *env, a *archive.Archive, args []string) int {
 		}
 		if err := im.Add(r, name); err != nil {
 			failed(err)
-			if !errors.Is(err, gzip.ErrHeader) && !errors.Is(err, gzip.ErrChecksum) {
+			if !archive.InputError(err) {
 				break // the archive failed, not the file
 			}
 		}

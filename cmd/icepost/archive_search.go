@@ -15,7 +15,7 @@ func archiveSearch(e *env, a *archive.Archive, args []string) int {
 	limit := fs.Int("limit", 50, "at most this many games (0: all)")
 	offset := fs.Int("offset", 0, "skip this many games first")
 	count := fs.Bool("count", false, "print only how many games match")
-	format := fs.String("format", "table", "table (for people), records (a record file) or json (one object a line)")
+	format := fs.String("format", "table", "table (for people), records (a record file), json (one object a line) or ap (Abstract Play's APGameRecord JSON)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
 	}

@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"time"
 
 	"icepost/archive"
 	"icepost/atomicfile"
 	"icepost/notation"
+	"icepost/notation/aprecord"
 )
 
 // The errors a record and a file show: a file of garbage gives a
@@ -32,8 +34,17 @@ func recordStream(workers int) notation.StreamOptions {
 func cmdFmt(e *env, args []string) int {
 	fs := newFlags(e, "fmt")
 	write := fs.Bool("w", false, "rewrite each file in place instead of printing it")
+	format := fs.String("format", "records", "records (icepost's canonical form) or ap (Abstract Play's APGameRecord JSON: one record, or an array of them)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code
+	}
+	if *format != "records" && *format != "ap" {
+		fmt.Fprintf(e.stderr, "icepost fmt: -format %q: use records or ap\n", *format)
+		return exitUsage
+	}
+	if *format == "ap" && *write {
+		fmt.Fprintln(e.stderr, "icepost fmt: -w rewrites records in their own format; -format ap writes the JSON to standard output (redirect it to a file)")
+		return exitUsage
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(e.stderr, "icepost fmt: name one or more record files (- for standard input)")
@@ -41,7 +52,7 @@ func cmdFmt(e *env, args []string) int {
 	}
 	code := exitOK
 	for _, file := range fs.Args() {
-		c, err := fmtFile(e, file, *write && file != "-")
+		c, err := fmtFile(e, file, *write && file != "-", *format == "ap")
 		if err != nil {
 			fmt.Fprintf(e.stderr, "icepost fmt: %v\n", err)
 			if e.ctx.Err() != nil {
@@ -57,7 +68,12 @@ func cmdFmt(e *env, args []string) int {
 // does not read, so that nothing is lost: the canonical text goes to a
 // spool (to standard output) or to the new file beside the old one (-w),
 // and is let out only once the whole file has read.
-func fmtFile(e *env, file string, inPlace bool) (int, error) {
+//
+// With ap, the records are written as Abstract Play's APGameRecord JSON
+// (aprecord.Marshal), one document for the file: a record that the
+// format cannot hold is an error of the file, like one that does not
+// replay.
+func fmtFile(e *env, file string, inPlace, ap bool) (int, error) {
 	r, name, err := openInput(e, file)
 	if err != nil {
 		return exitUsage, err
@@ -75,12 +91,27 @@ func fmtFile(e *env, file string, inPlace bool) (int, error) {
 	defer out.Discard()
 	pr := notation.ErrorPrinter{W: e.stderr, PerRecord: errorsPerRecord, PerFile: errorsPerFile}
 	failed, first := false, true
-	err = notation.Stream(e.ctx, name, r, recordStream(runtime.GOMAXPROCS(0)),
-		func(c *notation.Chunk) []byte {
+	var jw *aprecord.Writer
+	if ap {
+		jw = aprecord.NewWriter(out)
+	}
+	now := time.Now()
+	err = streamRecords(e.ctx, name, r, recordStream(runtime.GOMAXPROCS(0)),
+		func(c *notation.Chunk) formatted {
 			var b []byte
+			var docs [][]byte
 			for _, rec := range c.Records {
 				if _, err := notation.Walk(rec, true, nil); err != nil {
 					c.Fail(rec, err)
+					continue
+				}
+				if ap {
+					j, err := aprecord.Marshal(rec, now)
+					if err != nil {
+						c.Fail(rec, err)
+						continue
+					}
+					docs = append(docs, j)
 					continue
 				}
 				// A blank line before each record (FormatAll's), but
@@ -88,15 +119,24 @@ func fmtFile(e *env, file string, inPlace bool) (int, error) {
 				b = append(b, '\n')
 				b = notation.AppendFormat(b, rec)
 			}
-			return b
+			return formatted{text: b, json: docs}
 		},
-		func(c *notation.Chunk, b []byte) error {
+		func(c *notation.Chunk, f formatted) error {
+			b := f.text
 			if len(c.Errs)+c.More > 0 {
 				failed = true
 				pr.Print(c)
 			}
-			if failed || len(b) == 0 {
+			if failed {
 				return nil // reading on, for the errors
+			}
+			for _, j := range f.json {
+				if err := jw.Write(j); err != nil {
+					return err
+				}
+			}
+			if len(b) == 0 {
+				return nil
 			}
 			if first {
 				b, first = b[1:], false
@@ -104,6 +144,9 @@ func fmtFile(e *env, file string, inPlace bool) (int, error) {
 			_, err := out.Write(b)
 			return err
 		})
+	if ap && err == nil && !failed {
+		err = jw.Close()
+	}
 	pr.Done()
 	switch {
 	case err != nil:
@@ -118,6 +161,13 @@ func fmtFile(e *env, file string, inPlace bool) (int, error) {
 		return writeFailed(e, err), nil
 	}
 	return exitOK, nil
+}
+
+// formatted is what fmt makes of a chunk: the records' canonical text,
+// or their JSON (-format ap), one document each.
+type formatted struct {
+	text []byte
+	json [][]byte
 }
 
 // pendingOutput is the text of a file being formatted: Commit lets it out

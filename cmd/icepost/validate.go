@@ -41,7 +41,7 @@ func cmdValidate(e *env, args []string) int {
 		}
 		// Count valid records without keeping them, replaying records on
 		// every core, reading the file a record at a time.
-		err = notation.Stream(e.ctx, name, r, opt,
+		err = streamRecords(e.ctx, name, r, opt,
 			func(c *notation.Chunk) int {
 				n := 0
 				for _, rec := range c.Records {
