@@ -11,6 +11,7 @@ import (
 	"icepost/analysis"
 	"icepost/archive"
 	"icepost/notation"
+	"icepost/notation/aprecord"
 	"icepost/pbem/mailgames"
 	"icepost/render"
 	"icepost/rules"
@@ -50,6 +51,16 @@ type gameView struct {
 	PlayForm  *playForm     // the play page's form, nil elsewhere
 	Analysis  *analysisView // the computer analysis, nil without one
 	ByMail    *byMail       // an archived game that was played by mail
+	PlayedAt  *playedAt     // an archived game played on another site
+}
+
+// playedAt is what the page of a game played on another site, and
+// imported from its record, says of it: where it was played and a link
+// to its page there (Abstract Play's, aprecord.PageURL).
+type playedAt struct {
+	Site string // "Abstract Play"
+	ID   string // the game's id there (the GameId tag)
+	Href string // its page there
 }
 
 // byMail is what the page of an archived game says of its life by mail:
@@ -465,6 +476,11 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request) error {
 				v.ByMail.Href = "/live/" + strconv.FormatInt(n, 10)
 			}
 		}
+	}
+	if href, ok := aprecord.PageURL(g.Record); ok {
+		site, _ := g.Record.Tag("Site")
+		gid, _ := g.Record.Tag(aprecord.TagGameID)
+		v.PlayedAt = &playedAt{Site: site, ID: gid, Href: href}
 	}
 	v.Record = v.Base + "/record"
 	v.ArchiveID = id
