@@ -122,7 +122,10 @@ type mailGames struct {
 }
 
 // newMailGames makes game 1 (IceSickle, ada against bob, 3 days a move)
-// and game 2 (Pikemen, cy against ada), a few moves into each.
+// and game 2 (Pikemen, cy against ada), a few moves into each, and two
+// open seeks: dee's for Pikemen (target 9, 5 days a move, opponents
+// rated 1200 to 1800) and eva's for IceFrogs (three players, the hex
+// board, no time limit).
 func newMailGames(t testing.TB) *mailGames {
 	t.Helper()
 	ctx := context.Background()
@@ -148,6 +151,8 @@ func newMailGames(t testing.TB) *mailGames {
 		m.move(t, 1)
 	}
 	m.move(t, 2)
+	m.mail(t, "dee", "seek pikemen target=9 days=5 rating=1200-1800")
+	m.mail(t, "eva", "seek icefrogs seats=3 board=hex days=none")
 	return m
 }
 

@@ -26,7 +26,7 @@ import (
 
 // pageTypes are one page of every kind, in the club archive of
 // newTestSite with the games by mail of newMailGames (its daemon
-// started, so the home page names its address), two regulars
+// started, so the home page and the seeks name its address), two regulars
 // (established ratings), one game of four seats (fourSeats) and the
 // play page of a seat to move (play, its board's cells buttons).
 func pageTypes(four int64, play string) []struct{ name, path string } {
@@ -42,6 +42,7 @@ func pageTypes(four int64, play string) []struct{ name, path string } {
 		{"ratings-game", "/ratings?game=IceSickle"},
 		{"live", "/live"},
 		{"live-game", "/live/1"},
+		{"seeks", "/seeks"},
 		{"error", "/search?since=2021.13.45"},
 		{"play", play},
 	}
@@ -145,7 +146,7 @@ func TestBrowserLayout(t *testing.T) {
 	regulars(t, a, 48)
 	four := fourSeats(t, site)
 	// ICEPOST_LAYOUT_SHOTS=DIR writes every page at every width there,
-	// to look at (48 pictures: not for docs/).
+	// to look at (56 pictures: not for docs/).
 	shots := os.Getenv("ICEPOST_LAYOUT_SHOTS")
 	ctx := tab(t, bctx)
 	for _, w := range []int64{360, 390, 768, 1280} {

@@ -56,6 +56,9 @@ type MailGames interface {
 	Finished(ctx context.Context, since time.Time) ([]mailgames.Game, error)
 	// Address is the server's own address; "" when unknown.
 	Address(ctx context.Context) (string, error)
+	// Seeks lists the open seeks (not met, not run out), by game then
+	// oldest first; each names its seeker, never an address.
+	Seeks(ctx context.Context) ([]mailgames.Seek, error)
 }
 
 // Site is the web site over one archive and, optionally, one mail
@@ -119,6 +122,7 @@ func (s *Site) Handler() http.Handler {
 	page("GET /live/feed", s.liveFeed)
 	page("GET /live/{id}/feed", s.liveGameFeed)
 	mux.HandleFunc("GET /live/events", s.liveEvents)
+	page("GET /seeks", s.seeksPage)
 	page("GET /play/{cap}", s.playPage)
 	page("POST /play/{cap}", s.playPage)
 	mux.Handle("GET /play/{cap}/moves.json", s.wrapJSON(s.playMoves))

@@ -65,6 +65,7 @@ func TestPages(t *testing.T) {
 		{"/ratings?game=pikemen", []string{"<h2>Pikemen</h2>"}},
 		{"/live", []string{"2 games in progress", `href="/live/1"`, `href="/live/2"`, " days", " left", "ada", "bob", "cy"}},
 		{"/live/1", []string{"IceSickle #1 by mail", "to move", "left"}},
+		{"/seeks", []string{"2 open seeks", "dee", "eva", "5 days a move", "seek pikemen target=9 seats=2 days=5", "seek icefrogs board=hex seats=3 days=0"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
@@ -83,7 +84,7 @@ func TestPages(t *testing.T) {
 					t.Errorf("the page lacks %q", w)
 				}
 			}
-			for _, addr := range []string{"ada@", "bob@", "cy@"} {
+			for _, addr := range []string{"ada@", "bob@", "cy@", "dee@", "eva@"} {
 				if strings.Contains(body, addr) {
 					t.Errorf("the page shows a player's mail address (%s...)", addr)
 				}
@@ -408,7 +409,7 @@ func TestHowToPlay(t *testing.T) {
 		_, body, _ := get(t, base, "/")
 		return between(body, "<h2>Play</h2>", "</ul>")
 	}
-	if h := how(bare.URL); !strings.Contains(h, "<code>icepost serve</code>") || !strings.Contains(h, "<code>challenge GAME bot</code>") {
+	if h := how(bare.URL); !strings.Contains(h, "<code>icepost serve</code>") || !strings.Contains(h, "<code>challenge GAME bot</code>") || strings.Contains(h, "/seeks") {
 		t.Errorf("without games by mail:\n%s", h)
 	}
 	if h := how(ts.URL); !strings.Contains(h, "the server's address") || !strings.Contains(h, "<code>help</code>") {
@@ -416,7 +417,7 @@ func TestHowToPlay(t *testing.T) {
 	}
 	m.started(t)
 	h := how(ts.URL)
-	for _, want := range []string{`<a href="mailto:games@club.test">games@club.test</a>`, "<code>help</code>", "<code>challenge GAME bot</code>", "IceSickle"} {
+	for _, want := range []string{`<a href="mailto:games@club.test">games@club.test</a>`, "<code>help</code>", "<code>challenge GAME bot</code>", "IceSickle", `<a href="/seeks">open seeks</a>`} {
 		if !strings.Contains(h, want) {
 			t.Errorf("the lines lack %q:\n%s", want, h)
 		}
