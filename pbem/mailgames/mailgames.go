@@ -1,6 +1,7 @@
 // Package mailgames is the read model of the games by mail: the games as
 // the daemon's tables hold them (pbem_games, pbem_seats), their records
-// replayed, and the time left to the player to move.
+// replayed, the time left to the player to move, and the open seeks
+// (pbem_seeks).
 //
 // It exists so that the web site and the operator's view can read the
 // daemon's games without the daemon: on a read-only connection, with no
