@@ -165,7 +165,7 @@ func TestArchiveCLIErrors(t *testing.T) {
 		{[]string{"search", "-tag", "Event"}, exitUsage, "Name=value"},
 		{[]string{"search", "-since", "2020'; DROP TABLE games; --"}, exitUsage, "write YYYY"},
 		{[]string{"search", "-position", "IceSickle garbage"}, exitUsage, "position"},
-		{[]string{"search", "-format", "xml"}, exitUsage, "use table, records or json"},
+		{[]string{"search", "-format", "xml"}, exitUsage, "use table, records, json or ap"},
 		{[]string{"search", "stray"}, exitUsage, "unexpected argument"},
 		{[]string{"show", "x' OR 1=1"}, exitUsage, "not a game id"},
 		{[]string{"show", "99"}, exitUsage, "no such game"},
