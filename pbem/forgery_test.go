@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"icepost/pbem"
+	"icepost/tournament"
 
+	"icepost/pbem/events"
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailgames"
 	"icepost/pbem/mailread"
@@ -69,6 +71,18 @@ func newForgeryWorld(t *testing.T, newWorld func(testing.TB) *world) *forgeryWor
 	if n := countRows(t, w, `SELECT count(*) FROM pbem_conditions`); n != 1 {
 		t.Fatalf("%d rows of conditions, want ada's", n)
 	}
+	// Two tournaments open, ada in the first: withdraw 1 and join 2 would
+	// act for her.
+	svc := withTournaments(w)
+	for _, name := range []string{"Club Swiss", "Club Cup"} {
+		if _, err := svc.Create(w.ctx, events.Spec{Name: name, Game: "icesickle", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.send("ada", "join 1")
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_events WHERE id = 1 AND state LIKE '%"ada@club.test"%'`); n != 1 {
+		t.Fatal("ada did not join tournament 1")
+	}
 	// ada's seek, for unseek to take back.
 	w.send("ada", "seek pikemen target=9")
 	if n := countRows(t, w, `SELECT count(*) FROM pbem_seeks`); n != 1 {
@@ -123,6 +137,7 @@ func (fw *forgeryWorld) state() string {
 		`SELECT game_id, level FROM pbem_analysis_jobs ORDER BY game_id`,
 		`SELECT game_id, level, seat FROM pbem_analysis_requests ORDER BY game_id, seat`,
 		`SELECT id, address, game, terms, game_id FROM pbem_seeks ORDER BY id`,
+		`SELECT id, status, state FROM pbem_events ORDER BY id`,
 	} {
 		rows, err := fw.srv.DB.Query(q)
 		if err != nil {
@@ -191,7 +206,7 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 		"challenge":        "challenge icesickle " + fw.sys.Address("eve"),
 		"seek":             "seek icesickle days=9",
 		"unseek":           "unseek",
-		"join":             "join 1",
+		"join":             "join 2",
 		"withdraw":         "withdraw 1",
 		"accept":           "accept",
 		"decline":          "decline",

@@ -45,25 +45,32 @@ func (s *Handler) read(ctx context.Context, fn func(h *handling) error) error {
 // mailgames.ErrNoGame. Cancelled games are not archived.
 func (s *Handler) CancelGame(ctx context.Context, id int64) error {
 	_, err := s.act(ctx, func(h *handling) (string, error) {
-		g, err := h.loadGame(id)
-		if err != nil {
-			return "", err
-		}
-		if g.status != statusActive && g.status != statusInvited {
-			return "", fmt.Errorf("%w: game %d is %s: only invited or active games can be cancelled", mailgames.ErrRefused, id, g.status)
-		}
-		g.status = statusCancelled
-		if err := h.saveGame(g); err != nil {
-			return "", err
-		}
-		for i := range g.seats {
-			m := h.threadMail(g, i+1, replytoken.Token{})
-			m.Text = fmt.Sprintf("The server's operator cancelled the game %s. It ends without a result and is not archived.\n", g.title())
-			h.send(m)
-		}
-		return fmt.Sprintf("game %d cancelled by the operator", id), nil
+		return fmt.Sprintf("game %d cancelled by the operator", id),
+			h.cancelGame(id, "The server's operator cancelled the game %s. It ends without a result and is not archived.\n")
 	})
 	return err
+}
+
+// cancelGame ends an invited or active game without a result, and tells
+// its players with text, where %s is the game's title.
+func (h *handling) cancelGame(id int64, text string) error {
+	g, err := h.loadGame(id)
+	if err != nil {
+		return err
+	}
+	if g.status != statusActive && g.status != statusInvited {
+		return fmt.Errorf("%w: game %d is %s: only invited or active games can be cancelled", mailgames.ErrRefused, id, g.status)
+	}
+	g.status = statusCancelled
+	if err := h.saveGame(g); err != nil {
+		return err
+	}
+	for i := range g.seats {
+		m := h.threadMail(g, i+1, replytoken.Token{})
+		m.Text = fmt.Sprintf(text, g.title())
+		h.send(m)
+	}
+	return nil
 }
 
 // Adjudicate ends an active game with the result the operator decides
@@ -72,30 +79,36 @@ func (s *Handler) CancelGame(ctx context.Context, id int64) error {
 // "abandoned".
 func (s *Handler) Adjudicate(ctx context.Context, id int64, result string) error {
 	_, err := s.act(ctx, func(h *handling) (string, error) {
-		g, err := h.loadGame(id)
-		if err != nil {
-			return "", err
-		}
-		if g.status != statusActive {
-			return "", fmt.Errorf("%w: game %d is %s: only active games can be adjudicated", mailgames.ErrRefused, id, g.status)
-		}
-		winner, decided, err := notation.ParseResult(result, len(g.seats))
-		if err != nil || !decided {
-			return "", fmt.Errorf("%w: %q is not a result for %d seats (like 1-0, 0-1, 1/2-1/2, or one score per seat: 1-0-0)", mailgames.ErrRefused, result, len(g.seats))
-		}
-		if err := g.end("abandoned", winner); err != nil {
-			return "", err
-		}
-		if err := h.archive(g); err != nil {
-			return "", err
-		}
-		if err := h.saveGame(g); err != nil {
-			return "", err
-		}
-		h.sendBoards(g, "The server's operator adjudicated the game.\n\n"+g.endText())
-		return fmt.Sprintf("game %d adjudicated %s", id, result), nil
+		return fmt.Sprintf("game %d adjudicated %s", id, result), h.adjudicate(id, result, "The server's operator adjudicated the game.")
 	})
 	return err
+}
+
+// adjudicate ends an active game with result, archives it, and sends
+// the last boards with news.
+func (h *handling) adjudicate(id int64, result, news string) error {
+	g, err := h.loadGame(id)
+	if err != nil {
+		return err
+	}
+	if g.status != statusActive {
+		return fmt.Errorf("%w: game %d is %s: only active games can be adjudicated", mailgames.ErrRefused, id, g.status)
+	}
+	winner, decided, err := notation.ParseResult(result, len(g.seats))
+	if err != nil || !decided {
+		return fmt.Errorf("%w: %q is not a result for %d seats (like 1-0, 0-1, 1/2-1/2, or one score per seat: 1-0-0)", mailgames.ErrRefused, result, len(g.seats))
+	}
+	if err := g.end("abandoned", winner); err != nil {
+		return err
+	}
+	if err := h.archive(g); err != nil {
+		return err
+	}
+	if err := h.saveGame(g); err != nil {
+		return err
+	}
+	h.sendBoards(g, news+"\n\n"+g.endText())
+	return nil
 }
 
 // PlayerInfo is one player as the operator lists them.

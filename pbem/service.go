@@ -61,6 +61,17 @@ func (t *Tx) Start(spec GameSpec) (int64, error) { return t.h.startGame(spec) }
 // address token, so that a command in the reply acts for them.
 func (t *Tx) Mail(to, subject, text string) { t.h.send(t.h.mailTo(to, subject, text)) }
 
+// EndGame ends an active game with a result ("1-0", "0-1", "1/2-1/2",
+// or one score per seat, "0-1-0"), as an adjudication, and sends its last
+// boards with news (why: "ada withdrew from Club Swiss.").
+func (t *Tx) EndGame(id int64, result, news string) error { return t.h.adjudicate(id, result, news) }
+
+// CancelGame ends an invited or active game without a result, and tells
+// its players why (news).
+func (t *Tx) CancelGame(id int64, news string) error {
+	return t.h.cancelGame(id, strings.ReplaceAll(news, "%", "%%")+" The game %s ends without a result and is not archived.\n")
+}
+
 // Transact runs f in one transaction of the game service, its write lock
 // held: what f writes and the games it starts are committed with the
 // mails they queue when f returns nil, and nothing is when it fails. In

@@ -84,6 +84,15 @@ func init() {
 			{name: "export", args: "ADDRESS", summary: "everything kept about a player, as JSON: games and records, settings, vacations, mails from and to them, archived games", run: onServer(playersExport)},
 			{name: "forget", args: "ADDRESS", summary: "replace a player's address and name by a pseudonym everywhere, the archive's records included; the games stay", run: onServer(playersForget)},
 		}},
+		{name: "tournament", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "tournaments by mail: create one, list, show, start, cancel, pair", run: cmdTournament, subcommands: []command{
+			{name: "create", args: "-game G -format roundrobin|swiss|knockout|ladder [-rounds N] [-double] [-sections K] [-final] [-by-rounds] [-seats N] [-max N] [-days N] [-start DATE|full] [-players ADDR,...] [-option name=value]... NAME",
+				summary: "a new tournament, open for players to join by mail (join N); bot:LEVEL players fill a field", run: onServer(tournamentCreate)},
+			{name: "list", args: "", summary: "every tournament: format, status, players, games", run: onServer(tournamentList)},
+			{name: "show", args: "[-json] ID", summary: "a tournament's rounds with their games by mail and results, and its standings with tie-breaks", run: onServer(tournamentShow)},
+			{name: "start", args: "ID", summary: "start an open tournament now: seed it, queue its first games", run: onServer(tournamentStart)},
+			{name: "cancel", args: "ID", summary: "stop a tournament; its games under way go on as games by mail", run: onServer(tournamentCancel)},
+			{name: "pair", args: "ID", summary: "record the results so far and start the games due, now (the running daemon does it every minute)", run: onServer(tournamentPair)},
+		}},
 		{name: "outbox", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "the mails the daemon has not sent: list them, send again those given up", run: cmdOutbox, subcommands: []command{
 			{name: "list", args: "[-failed]", summary: "the mails waiting or given up (-failed: given up only), oldest first, with their last error", run: onServer(outboxList)},
 			{name: "retry", args: "ID|all", summary: "make a mail given up (or waiting; all: every one) due now: the running daemon sends it within a minute", run: onServer(outboxRetry)},

@@ -26,6 +26,7 @@ import (
 	"icepost/notation"
 	"icepost/pbem"
 	"icepost/pbem/daemon"
+	"icepost/pbem/events"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/store"
@@ -161,7 +162,10 @@ func startEmbedded(ctx context.Context, dbPath, imapAddr, smtpAddr string, log *
 		db.Close()
 		return nil, err
 	}
-	return &embedded{sys: sys, db: db, daemon: &daemon.Server{Handler: srv, Mailbox: reader, Sender: sender, Poll: 30 * time.Second}}, nil
+	tournaments := &events.Service{Handler: srv}
+	srv.Events = tournaments
+	return &embedded{sys: sys, db: db, daemon: &daemon.Server{Handler: srv, Mailbox: reader, Sender: sender, Poll: 30 * time.Second,
+		Services: []daemon.Service{tournaments}}}, nil
 }
 
 func (e *embedded) close() {

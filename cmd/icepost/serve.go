@@ -20,6 +20,7 @@ import (
 	"icepost/pbem"
 	"icepost/pbem/config"
 	"icepost/pbem/daemon"
+	"icepost/pbem/events"
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/monitor"
@@ -248,7 +249,10 @@ func configuredDaemon(ctx context.Context, cfg *config.Config, log *slog.Logger,
 	srv := &pbem.Handler{DB: db, Address: cfg.Address, Name: cfg.Name, Secret: secret, Log: log, Starters: cfg.Starters,
 		Archive: archiveAdder{db}, ErrorLimit: cfg.ErrorLimit, AuthServID: cfg.AuthServID, DryRun: dryRun,
 		Deadlines: cfg.Deadlines, Bots: cfg.Bots, WebURL: cfg.WebURL}
-	d := &daemon.Server{Handler: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration, KeepSent: cfg.KeepSent.Duration}
+	tournaments := &events.Service{Handler: srv}
+	srv.Events = tournaments
+	d := &daemon.Server{Handler: srv, Mailbox: reader, Sender: sender, Poll: cfg.PollInterval.Duration, KeepSent: cfg.KeepSent.Duration,
+		Services: []daemon.Service{tournaments}}
 	return d, func() { sender.Close(); reader.Close(); db.Close() }, nil
 }
 

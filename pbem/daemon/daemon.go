@@ -38,6 +38,13 @@ type Mailbox interface {
 	Wait(ctx context.Context, timeout time.Duration) error
 }
 
+// Service is a service beside the game service that the daemon ticks:
+// its Tick does what time brings, each change in a transaction of the
+// game service (pbem.Handler.Transact).
+type Service interface {
+	Tick(ctx context.Context) error
+}
+
 // Server runs the mail loop: read, handle, file, and send the outbox.
 type Server struct {
 	Handler *pbem.Handler
@@ -55,6 +62,9 @@ type Server struct {
 	// Senders is how many mails the outbox sends at once, to different
 	// recipients; default 4.
 	Senders int
+	// Services run beside the game service (package events: the
+	// tournaments): each ticks with it.
+	Services []Service
 	// KeepSent is how long a sent mail's body stays in the outbox
 	// (outbox.Sender.PruneSent); default outbox.DefaultKeepSent.
 	KeepSent time.Duration

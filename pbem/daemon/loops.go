@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"icepost/pbem/outbox"
@@ -44,13 +45,19 @@ func (d *Server) tick(ctx context.Context) {
 }
 
 // Tick does now what the loop does every TickEvery: the game service's
-// clocks and digests (Handler.Tick), the outbox's pruning, and a look for
-// bots' jobs.
+// clocks and digests (Handler.Tick), the Services' ticks, the outbox's
+// pruning, and a look for bots' jobs.
 func (d *Server) Tick(ctx context.Context) {
 	if err := d.Handler.Tick(ctx); err != nil && ctx.Err() == nil {
 		d.log().Warn("tick", "err", err)
 	}
+	for _, s := range d.Services {
+		if err := s.Tick(ctx); err != nil && ctx.Err() == nil {
+			d.log().Warn("tick", "service", fmt.Sprintf("%T", s), "err", err)
+		}
+	}
 	d.prune(ctx)
+	d.poke() // a service's mails
 	d.wakeBots()
 }
 

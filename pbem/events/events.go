@@ -1,0 +1,458 @@
+// Package events runs tournaments by mail, beside the game service: it
+// keeps each tournament's state (package tournament's, as JSON) in the
+// daemon's database, starts the games it pairs through pbem's Transact,
+// reads their results when they end, and answers the tournaments' mail
+// commands (pbem.Events). Pairing a round, starting its games and
+// queueing their boards are one transaction, so a round is paired once
+// whatever stops the daemon.
+//
+// The game service knows nothing of tournaments: a tournament's game is
+// a game by mail with an Event and a Round tag, and its end is seen on
+// the next tick.
+package events
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"icepost/notation"
+	"icepost/pbem"
+	"icepost/pbem/mailgames"
+	"icepost/rules/games"
+	"icepost/tournament"
+)
+
+// The statuses of a tournament.
+const (
+	Open      = "open"      // taking players
+	Running   = "running"   // paired; games under way
+	Finished  = "finished"  // every game played
+	Cancelled = "cancelled" // stopped by the operator
+)
+
+// Service runs the tournaments of one game service.
+type Service struct {
+	Handler *pbem.Handler
+}
+
+// Spec is a tournament as the operator creates it.
+type Spec struct {
+	Name     string
+	Game     string            // a game's name or alias
+	Options  map[string]string // the game's options ("target": "15")
+	Format   tournament.Format
+	Seats    int // players a game; 0 is the game's least
+	Settings tournament.Options
+	Days     int       // days per move; 0 for none
+	StartsAt time.Time // when it starts by itself; zero: by the operator, or when full
+	WhenFull bool      // it starts once Settings.MaxPlayers have joined
+	// Players join at once: addresses, or "bot:LEVEL" for the server's
+	// bot (several of a level are told apart as bot:LEVEL:2, ...).
+	Players []string
+}
+
+// Event is one tournament as stored.
+type Event struct {
+	ID       int64
+	Name     string
+	Game     string
+	Options  map[string]string
+	Days     int
+	Status   string
+	StartsAt time.Time // zero: none
+	WhenFull bool
+	T        *tournament.Tournament
+	// GameIDs are the games by mail of the tournament's games, by their
+	// Round tag ("2.3").
+	GameIDs map[string]int64
+}
+
+// Create stores a new tournament, open, with its first players.
+func (s *Service) Create(ctx context.Context, spec Spec) (int64, error) {
+	rg, ok := games.Lookup(spec.Game)
+	if !ok {
+		return 0, fmt.Errorf("no game %q: the games are %s", spec.Game, strings.Join(games.Names(), ", "))
+	}
+	if strings.TrimSpace(spec.Name) == "" {
+		return 0, errors.New("give the tournament a name")
+	}
+	seats := spec.Seats
+	if seats == 0 {
+		seats = rg.Info().Seats[0]
+	}
+	t, err := tournament.New(spec.Name, spec.Format, seats, spec.Settings)
+	if err != nil {
+		return 0, err
+	}
+	if spec.WhenFull && spec.Settings.MaxPlayers == 0 {
+		return 0, errors.New("a tournament that starts when full needs a number of players (MaxPlayers)")
+	}
+	opts, err := json.Marshal(spec.Options)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = s.Handler.Transact(ctx, func(tx *pbem.Tx) error {
+		bots := map[string]int{}
+		for _, p := range spec.Players {
+			if strings.HasPrefix(p, "bot:") {
+				bots[p]++
+				if n := bots[p]; n > 1 {
+					p += ":" + strconv.Itoa(n)
+				}
+			}
+			if err := t.Join(tournament.Player{ID: p, Rating: s.rating(tx.Context(), p, rg.Name())}); err != nil {
+				return err
+			}
+		}
+		state, err := json.Marshal(t)
+		if err != nil {
+			return err
+		}
+		var starts any
+		if !spec.StartsAt.IsZero() {
+			starts = spec.StartsAt.Unix()
+		}
+		now := tx.Now().Unix()
+		res, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO pbem_events (name, game, options, days, status, starts_at, when_full, state, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, spec.Name, rg.Name(), string(opts), spec.Days, Open, starts, spec.WhenFull, string(state), now, now)
+		if err != nil {
+			if strings.Contains(err.Error(), "UNIQUE") {
+				return fmt.Errorf("a tournament is named %q already: choose another name", spec.Name)
+			}
+			return err
+		}
+		id, err = res.LastInsertId()
+		return err
+	})
+	return id, err
+}
+
+// rating is a player's rating in a game, for the seeding: the archive's,
+// or 1500 for the unrated and the bots.
+func (s *Service) rating(ctx context.Context, player, game string) float64 {
+	if ra, ok := s.Handler.Archive.(pbem.RatingArchive); ok && !strings.HasPrefix(player, "bot:") {
+		if r, rated, err := ra.Rating(ctx, player, game); err == nil && rated {
+			return r
+		}
+	}
+	return 1500
+}
+
+// load reads a tournament in q.
+func load(ctx context.Context, q querier, id int64) (*Event, error) {
+	ev := &Event{ID: id, GameIDs: map[string]int64{}}
+	var opts, state string
+	var starts sql.NullInt64
+	err := q.QueryRowContext(ctx, `SELECT name, game, options, days, status, starts_at, when_full, state FROM pbem_events WHERE id = ?`, id).
+		Scan(&ev.Name, &ev.Game, &opts, &ev.Days, &ev.Status, &starts, &ev.WhenFull, &state)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: there is no tournament %d", ErrNoEvent, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if starts.Valid {
+		ev.StartsAt = time.Unix(starts.Int64, 0)
+	}
+	if err := json.Unmarshal([]byte(opts), &ev.Options); err != nil {
+		return nil, fmt.Errorf("tournament %d: its options: %w", id, err)
+	}
+	ev.T = new(tournament.Tournament)
+	if err := json.Unmarshal([]byte(state), ev.T); err != nil {
+		return nil, fmt.Errorf("tournament %d: its state: %w", id, err)
+	}
+	rows, err := q.QueryContext(ctx, `SELECT round, board, game_id FROM pbem_event_games WHERE event_id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r, b int
+		var g int64
+		if err := rows.Scan(&r, &b, &g); err != nil {
+			return nil, err
+		}
+		ev.GameIDs[tournament.Game{Round: r, Board: b}.Tag()] = g
+	}
+	return ev, rows.Err()
+}
+
+// ErrNoEvent is the error for a tournament that does not exist.
+var ErrNoEvent = errors.New("no such tournament")
+
+// querier is what *sql.DB and *sql.Tx share for reading.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// save writes ev's status and state.
+func save(tx *pbem.Tx, ev *Event) error {
+	state, err := json.Marshal(ev.T)
+	if err != nil {
+		return err
+	}
+	_, err = tx.SQL().ExecContext(tx.Context(), `UPDATE pbem_events SET status = ?, state = ?, updated_at = ? WHERE id = ?`,
+		ev.Status, string(state), tx.Now().Unix(), ev.ID)
+	return err
+}
+
+// Show is one tournament.
+func (s *Service) Show(ctx context.Context, id int64) (*Event, error) {
+	return load(ctx, s.Handler.DB, id)
+}
+
+// List is every tournament, the newest first.
+func (s *Service) List(ctx context.Context) ([]*Event, error) {
+	rows, err := s.Handler.DB.QueryContext(ctx, `SELECT id FROM pbem_events ORDER BY id DESC`)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []*Event
+	for _, id := range ids {
+		ev, err := s.Show(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	return out, nil
+}
+
+// Start starts an open tournament now: it is seeded and its first games
+// begin.
+func (s *Service) Start(ctx context.Context, id int64) error {
+	return s.Handler.Transact(ctx, func(tx *pbem.Tx) error {
+		ev, err := load(tx.Context(), tx.SQL(), id)
+		if err != nil {
+			return err
+		}
+		if ev.Status != Open {
+			return fmt.Errorf("tournament %d is %s: only an open one can start", id, ev.Status)
+		}
+		return s.step(tx, ev)
+	})
+}
+
+// Pair looks at a running tournament now, as the tick does: the results
+// of its games that ended, and the games due next.
+func (s *Service) Pair(ctx context.Context, id int64) error {
+	return s.Handler.Transact(ctx, func(tx *pbem.Tx) error {
+		ev, err := load(tx.Context(), tx.SQL(), id)
+		if err != nil {
+			return err
+		}
+		if ev.Status != Running {
+			return fmt.Errorf("tournament %d is %s: only a running one is paired", id, ev.Status)
+		}
+		return s.step(tx, ev)
+	})
+}
+
+// Cancel stops a tournament: no more games are paired; its games under
+// way go on as games by mail.
+func (s *Service) Cancel(ctx context.Context, id int64) error {
+	return s.Handler.Transact(ctx, func(tx *pbem.Tx) error {
+		ev, err := load(tx.Context(), tx.SQL(), id)
+		if err != nil {
+			return err
+		}
+		if ev.Status == Finished || ev.Status == Cancelled {
+			return fmt.Errorf("tournament %d is %s already", id, ev.Status)
+		}
+		ev.Status = Cancelled
+		for _, p := range ev.T.Players {
+			if human(p.ID) {
+				tx.Mail(p.ID, "icepost: "+ev.Name+" is cancelled", fmt.Sprintf(
+					"The server's operator cancelled the tournament %s. Its games under way go on as games by mail, without counting for it.\n", ev.Name))
+			}
+		}
+		return save(tx, ev)
+	})
+}
+
+// Tick starts the tournaments whose time has come and pairs the running
+// ones whose games ended: the daemon calls it with the game service's
+// tick. Each tournament is one transaction; one failing does not hold up
+// the others.
+func (s *Service) Tick(ctx context.Context) error {
+	rows, err := s.Handler.DB.QueryContext(ctx, `SELECT id FROM pbem_events WHERE status = ? OR (status = ? AND starts_at <= ?) ORDER BY id`,
+		Running, Open, s.now().Unix())
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range ids {
+		err := s.Handler.Transact(ctx, func(tx *pbem.Tx) error {
+			ev, err := load(tx.Context(), tx.SQL(), id)
+			if err != nil {
+				return err
+			}
+			return s.step(tx, ev)
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("tournament %d: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Service) now() time.Time {
+	if s.Handler.Now != nil {
+		return s.Handler.Now()
+	}
+	return time.Now()
+}
+
+// step brings a tournament up to date in tx: the results of its games
+// that ended, the games due next started, the end told.
+func (s *Service) step(tx *pbem.Tx, ev *Event) error {
+	if err := s.recordResults(tx, ev); err != nil {
+		return err
+	}
+	starting := ev.Status == Open
+	due, err := ev.T.Pair()
+	if err != nil {
+		if starting && errors.Is(err, tournament.ErrTooFew) {
+			return pbem.UserError("%s cannot start: %v", ev.Name, err)
+		}
+		return err
+	}
+	ev.Status = Running
+	for _, g := range due {
+		if err := s.begin(tx, ev, g); err != nil {
+			return err
+		}
+	}
+	if ev.T.Done() {
+		ev.Status = Finished
+		text := "The tournament " + ev.Name + " has ended. The final standings:\n\n" + StandingsText(ev)
+		for _, p := range ev.T.Players {
+			if human(p.ID) {
+				tx.Mail(p.ID, "icepost: "+ev.Name+": final standings", text)
+			}
+		}
+	}
+	return save(tx, ev)
+}
+
+// begin starts a game the tournament paired, or tells a player of a bye.
+func (s *Service) begin(tx *pbem.Tx, ev *Event, g tournament.Game) error {
+	if _, ok := ev.GameIDs[g.Tag()]; ok {
+		return nil
+	}
+	if g.Bye {
+		if p := g.Players[0]; human(p) {
+			tx.Mail(p, "icepost: "+ev.Name+", round "+strconv.Itoa(g.Round), fmt.Sprintf(
+				"You have a bye in round %d of %s: no game this round, and it counts as a win. Your next game comes with the next round.\n", g.Round, ev.Name))
+		}
+		return nil
+	}
+	if !g.Playable() {
+		return nil // decided already: against a player who withdrew
+	}
+	id, err := tx.Start(pbem.GameSpec{Game: ev.Game, Options: ev.Options, Seats: slices.Clone(g.Players), Days: ev.Days,
+		Event: ev.Name, Round: g.Tag(), News: fmt.Sprintf("Round %d of %s: your game begins (game %s of the round).", g.Round, ev.Name, strconv.Itoa(g.Board))})
+	if err != nil {
+		return fmt.Errorf("game %s: %w", g.Tag(), err)
+	}
+	if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO pbem_event_games (event_id, round, board, game_id) VALUES (?, ?, ?, ?)`,
+		ev.ID, g.Round, g.Board, id); err != nil {
+		return err
+	}
+	ev.GameIDs[g.Tag()] = id
+	return nil
+}
+
+// recordResults records the results of the tournament's games that
+// ended since the last look.
+func (s *Service) recordResults(tx *pbem.Tx, ev *Event) error {
+	for _, g := range ev.T.Games {
+		id, ok := ev.GameIDs[g.Tag()]
+		if !ok || !g.Playable() {
+			continue
+		}
+		var status, record string
+		if err := tx.SQL().QueryRowContext(tx.Context(), `SELECT status, record FROM pbem_games WHERE id = ?`, id).Scan(&status, &record); err != nil {
+			return err
+		}
+		if status != mailgames.Finished {
+			continue
+		}
+		r, err := resultOf(record, len(g.Players))
+		if err != nil {
+			return fmt.Errorf("game %d (%s): %w", id, g.Tag(), err)
+		}
+		if err := ev.T.Record(g.Round, g.Board, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resultOf reads a finished game's result from its record: its Score
+// when it has one for three or four seats (which places every seat),
+// else its Result.
+func resultOf(record string, seats int) (tournament.Result, error) {
+	gs, errs := notation.Check("game", []byte(record))
+	if len(errs) > 0 || len(gs) != 1 {
+		return tournament.Result{}, fmt.Errorf("its record does not read: %v", errs.Err())
+	}
+	rec := gs[0].Record
+	if seats > 2 {
+		if sc, ok := rec.Tag("Score"); ok && sc != "" {
+			return tournament.ParseResult(sc)
+		}
+	}
+	res, _ := rec.Tag("Result")
+	return tournament.ParseResult(res)
+}
+
+// human says whether a player is a person (an address), not a bot.
+func human(id string) bool { return !strings.HasPrefix(id, "bot:") }
+
+// playerName is how a tournament's texts name a player.
+func playerName(id string) string {
+	if lvl, ok := strings.CutPrefix(id, "bot:"); ok {
+		lvl, n, _ := strings.Cut(lvl, ":")
+		if n != "" {
+			return "bot " + lvl + "/" + n
+		}
+		return "bot " + lvl
+	}
+	return mailgames.PlayerName(id)
+}
