@@ -324,11 +324,35 @@ func (s *Service) Tick(ctx context.Context) error {
 			}
 			return s.step(tx, ev)
 		})
+		if errors.Is(err, tournament.ErrTooFew) {
+			// Its start time came with too few players: it is called
+			// off, once, rather than tried every minute.
+			err = s.callOff(ctx, id, err)
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("tournament %d: %w", id, err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// callOff cancels an open tournament that could not start, and tells its
+// players why.
+func (s *Service) callOff(ctx context.Context, id int64, why error) error {
+	return s.Handler.Transact(ctx, func(tx *pbem.Tx) error {
+		ev, err := load(tx.Context(), tx.SQL(), id)
+		if err != nil || ev.Status != Open {
+			return err
+		}
+		ev.Status = Cancelled
+		for _, p := range ev.T.Players {
+			if human(p.ID) {
+				tx.Mail(p.ID, "icepost: "+ev.Name+" is called off", fmt.Sprintf(
+					"The tournament %s was to start now, but it could not: %v. It is called off; ask the server's operator about another.\n", ev.Name, why))
+			}
+		}
+		return save(tx, ev)
+	})
 }
 
 func (s *Service) now() time.Time {
@@ -347,8 +371,8 @@ func (s *Service) step(tx *pbem.Tx, ev *Event) error {
 	starting := ev.Status == Open
 	due, err := ev.T.Pair()
 	if err != nil {
-		if starting && errors.Is(err, tournament.ErrTooFew) {
-			return pbem.UserError("%s cannot start: %v", ev.Name, err)
+		if starting {
+			return fmt.Errorf("%s cannot start: %w", ev.Name, err)
 		}
 		return err
 	}

@@ -259,3 +259,31 @@ func TestRoundPairedOnceAcrossRestarts(t *testing.T) {
 		t.Errorf("%d games in the tournament, want 4", len(ev.T.Games))
 	}
 }
+
+// A tournament whose start time comes with too few players is called
+// off once, not tried again every minute.
+func TestTooFewAtTheStartTime(t *testing.T) {
+	svc, _, clock := service(t)
+	ctx := context.Background()
+	id, err := svc.Create(ctx, events.Spec{Name: "Lonely", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 2},
+		StartsAt: time.Unix(clock.Load()+3600, 0), Players: []string{"ada@club.test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ev, _ := svc.Show(ctx, id); ev.Status != events.Open {
+		t.Fatalf("before its start time the tournament is %s", ev.Status)
+	}
+	clock.Add(3600)
+	if err := svc.Tick(ctx); err != nil {
+		t.Fatalf("the tick at the start time: %v", err)
+	}
+	if ev, _ := svc.Show(ctx, id); ev.Status != events.Cancelled {
+		t.Fatalf("with one player at its start time the tournament is %s, want cancelled", ev.Status)
+	}
+	if err := svc.Start(ctx, id); err == nil {
+		t.Error("a cancelled tournament started")
+	}
+}
