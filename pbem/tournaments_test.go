@@ -82,6 +82,16 @@ func TestTournamentsByMail(t *testing.T) {
 			if n := players(); n != 4 {
 				t.Fatalf("%d players, want 4", n)
 			}
+
+			// bob withdraws while his game runs: in a Swiss it is lost,
+			// and his opponent is told why.
+			w.send("bob", "withdraw 1")
+			w.wantLast("bob", "You withdrew from Club Swiss (tournament 1).")
+			if n := countRows(t, w, `SELECT count(*) FROM pbem_games WHERE status = 'finished' AND record LIKE '%[Event "Club Swiss"]%'`); n != 1 {
+				t.Fatalf("%d games of Club Swiss ended after bob withdrew, want his", n)
+			}
+			w.send("bob", "withdraw 1")
+			w.wantLast("bob", "you withdrew from Club Swiss (tournament 1) already.")
 		})
 	}
 }

@@ -151,6 +151,11 @@ func (s *Service) Withdraw(tx *pbem.Tx, id int64, addr string) (string, error) {
 	if ev.Status == Finished || ev.Status == Cancelled {
 		return "", pbem.UserError("%s (tournament %d) is %s: there is nothing to withdraw from.", ev.Name, id, ev.Status)
 	}
+	// Games that ended since the last tick count as they ended: only
+	// those under way are the withdrawal's to decide.
+	if err := s.recordResults(tx, ev); err != nil {
+		return "", err
+	}
 	stop, err := ev.T.Withdraw(addr)
 	switch {
 	case errors.Is(err, tournament.ErrNoPlayer):
