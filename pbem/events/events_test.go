@@ -67,6 +67,7 @@ func runToTheEnd(t *testing.T, svc *events.Service, h *pbem.Handler, id int64) *
 // points the games' sum, every game by mail tagged with its event and
 // round and archived in the tournament's state once.
 func TestSwissOfBotsRunsByItself(t *testing.T) {
+	t.Parallel()
 	svc, h, _ := service(t)
 	ctx := context.Background()
 	id, err := svc.Create(ctx, events.Spec{Name: "Bots Swiss", Game: "pikemen", Options: map[string]string{"target": "3"}, Format: tournament.Swiss,
@@ -142,6 +143,7 @@ func TestSwissOfBotsRunsByItself(t *testing.T) {
 // A round robin of four at four-seat Pikemen: every pair meets, and the
 // tournament ends once every game has.
 func TestRoundRobinAtATableOfFour(t *testing.T) {
+	t.Parallel()
 	svc, h, _ := service(t)
 	ctx := context.Background()
 	id, err := svc.Create(ctx, events.Spec{Name: "Table", Game: "pikemen", Options: map[string]string{"target": "3"}, Seats: 4,
@@ -198,6 +200,7 @@ func TestCreateRefuses(t *testing.T) {
 // pairing of the next: a new process pairs it on its first tick, once,
 // however often it ticks.
 func TestRoundPairedOnceAcrossRestarts(t *testing.T) {
+	t.Parallel()
 	svc, h, clock := service(t)
 	ctx := context.Background()
 	id, err := svc.Create(ctx, events.Spec{Name: "Restart", Game: "pikemen", Options: map[string]string{"target": "3"}, Format: tournament.Swiss,
@@ -285,5 +288,39 @@ func TestTooFewAtTheStartTime(t *testing.T) {
 	}
 	if err := svc.Start(ctx, id); err == nil {
 		t.Error("a cancelled tournament started")
+	}
+}
+
+// A knockout of four bots runs to its final by itself: matches of two
+// games with the seats swapped, a decider where they are level, one
+// winner.
+func TestKnockoutOfBotsRunsByItself(t *testing.T) {
+	t.Parallel()
+	svc, h, _ := service(t)
+	ctx := context.Background()
+	bots := []string{"bot:1", "bot:1", "bot:1", "bot:1"}
+	id, err := svc.Create(ctx, events.Spec{Name: "Cup", Game: "pikemen", Options: map[string]string{"target": "3"}, Format: tournament.Knockout, Players: bots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Start(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	ev := runToTheEnd(t, svc, h, id)
+	rounds := ev.T.Bracket()
+	if len(rounds) != 2 {
+		t.Fatalf("%d rounds in the bracket, want 2", len(rounds))
+	}
+	final := rounds[1].Matches
+	if len(final) != 1 || final[0].Winner == "" {
+		t.Fatalf("the final: %+v", final)
+	}
+	for _, g := range ev.T.Games {
+		if g.Playable() {
+			t.Errorf("game %s was never played", g.Tag())
+		}
+		if _, ok := ev.GameIDs[g.Tag()]; !ok && !g.Bye {
+			t.Errorf("game %s has no game by mail", g.Tag())
+		}
 	}
 }
