@@ -79,6 +79,28 @@ func newForgeryWorld(t *testing.T, newWorld func(testing.TB) *world) *forgeryWor
 			t.Fatal(err)
 		}
 	}
+	// Ladder 3 (bob, ada): climb 3 1 would challenge bob for ada. Ladder
+	// 4 (ada, cy): cy challenges ada, and defend 4 would answer for her.
+	for _, l := range []struct {
+		name    string
+		players []string
+	}{{"Club Ladder", []string{"bob", "ada"}}, {"Cup Ladder", []string{"ada", "cy"}}} {
+		var ps []string
+		for _, p := range l.players {
+			ps = append(ps, w.sys.Address(p))
+		}
+		id, err := svc.Create(w.ctx, events.Spec{Name: l.name, Game: "icesickle", Format: tournament.Ladder, Players: ps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.Start(w.ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.send("cy", "climb 4 1")
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_events WHERE id = 4 AND state LIKE '%"state":"open"%'`); n != 1 {
+		t.Fatal("cy's challenge on ladder 4 is not open")
+	}
 	w.send("ada", "join 1")
 	if n := countRows(t, w, `SELECT count(*) FROM pbem_events WHERE id = 1 AND state LIKE '%"ada@club.test"%'`); n != 1 {
 		t.Fatal("ada did not join tournament 1")
@@ -208,6 +230,8 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 		"unseek":           "unseek",
 		"join":             "join 2",
 		"withdraw":         "withdraw 1",
+		"climb":            "climb 3 1",
+		"defend":           "defend 4",
 		"accept":           "accept",
 		"decline":          "decline",
 		"observe":          "observe 3",

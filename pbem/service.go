@@ -98,6 +98,10 @@ type Events interface {
 	Withdraw(t *Tx, id int64, addr string) (string, error)
 	// Standings is tournament id's table.
 	Standings(t *Tx, id int64) (string, error)
+	// Climb: addr challenges the player at place on ladder id; Defend:
+	// addr answers the challenge against them there.
+	Climb(t *Tx, id int64, place int, addr string) (string, error)
+	Defend(t *Tx, id int64, addr string) (string, error)
 }
 
 // UserError is a refusal a service gives a player: the answer says it,
@@ -196,6 +200,10 @@ func (h *handling) eventCommand(r *request) error {
 		text, err = h.s.Events.Withdraw(t, n, h.msg.From)
 	case "standings":
 		text, err = h.s.Events.Standings(t, n)
+	case "climb":
+		text, err = h.s.Events.Climb(t, n, int(r.cmd.Number2), h.msg.From)
+	case "defend":
+		text, err = h.s.Events.Defend(t, n, h.msg.From)
 	default:
 		return fmt.Errorf("pbem: %q is no command of the tournaments", r.cmd.Verb)
 	}

@@ -3,6 +3,7 @@ package pbem_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"icepost/pbem/daemon"
 	"icepost/pbem/events"
@@ -94,4 +95,74 @@ func TestTournamentsByMail(t *testing.T) {
 			w.wantLast("bob", "you withdrew from Club Swiss (tournament 1) already.")
 		})
 	}
+}
+
+// TestLadderByMail: a challenge not answered in time is lost by the
+// defender, on the tick; a challenge answered starts its game; the bot
+// takes a challenge at once; a player joins a running ladder at the
+// bottom; bad challenges are refused.
+func TestLadderByMail(t *testing.T) {
+	w := newWorld(t)
+	svc := withTournaments(w)
+	id, err := svc.Create(w.ctx, events.Spec{Name: "Club Ladder", Game: "icesickle", Format: tournament.Ladder,
+		Settings: tournament.Options{Reach: 2, Days: 3}, Players: []string{w.sys.Address("ada"), w.sys.Address("bob"), w.sys.Address("cy"), "bot:1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Start(w.ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	ladder := func() string {
+		ev, err := svc.Show(w.ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, p := range ev.T.Ladder {
+			names = append(names, strings.SplitN(p, "@", 2)[0])
+		}
+		return strings.Join(names, " ")
+	}
+	if got := ladder(); got != "ada bob cy bot:1" {
+		t.Fatalf("the ladder: %s", got)
+	}
+
+	w.send("cy", "climb 1 1")
+	w.wantLast("cy", "You challenged ada (place 1) on the ladder Club Ladder: challenge 1.", "3 days to answer")
+	w.wantLast("ada", "cy challenges you on the ladder Club Ladder", "defend 1")
+	w.send("bob", "climb 1 1")
+	w.wantLast("bob", "is already in a challenge")
+	w.send("bob", "climb 1 3")
+	w.wantLast("bob", "is not above")
+
+	// ada does not answer: three days on, cy has her place.
+	w.clock.Advance(3*24*time.Hour + time.Minute)
+	w.d.Tick(w.ctx)
+	if _, err := w.d.SendOutbox(w.ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.wantLast("ada", "was not answered in time: cy takes ada's place")
+	if got := ladder(); got != "cy ada bob bot:1" {
+		t.Fatalf("the ladder after the expiry: %s", got)
+	}
+
+	// bob challenges ada, who answers: their game begins.
+	w.send("bob", "climb 1 2")
+	w.send("ada", "defend 1")
+	w.wantLast("ada", "You took challenge 2 on the ladder Club Ladder")
+	w.wantLast("bob", "Challenge 2 on the ladder Club Ladder: your game begins.")
+	w.send("ada", "defend 1")
+	w.wantLast("ada", "nobody challenges you")
+
+	// dee joins at the bottom, and the bot takes her challenge at once.
+	w.send("dee", "join 1")
+	w.send("dee", "climb 1 4")
+	w.wantLast("dee", "The bot takes it")
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_games WHERE record LIKE '%[Event "Club Ladder"]%'`); n != 2 {
+		t.Errorf("%d games of the ladder, want 2", n)
+	}
+	w.send("eve", "climb 1 1")
+	w.wantLast("eve", "is not on the ladder")
+	w.send("eve", "standings 1")
+	w.wantLast("eve", "Club Ladder (tournament 1, running)")
 }

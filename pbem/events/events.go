@@ -378,9 +378,12 @@ func (s *Service) step(tx *pbem.Tx, ev *Event) error {
 	}
 	ev.Status = Running
 	for _, g := range due {
-		if err := s.begin(tx, ev, g); err != nil {
+		if err := s.begin(tx, ev, g, fmt.Sprintf("Round %d of %s: your game begins (game %d of the round).", g.Round, ev.Name, g.Board)); err != nil {
 			return err
 		}
+	}
+	if ev.T.Format == tournament.Ladder {
+		s.expire(tx, ev)
 	}
 	if ev.T.Done() {
 		ev.Status = Finished
@@ -394,8 +397,9 @@ func (s *Service) step(tx *pbem.Tx, ev *Event) error {
 	return save(tx, ev)
 }
 
-// begin starts a game the tournament paired, or tells a player of a bye.
-func (s *Service) begin(tx *pbem.Tx, ev *Event, g tournament.Game) error {
+// begin starts a game the tournament paired, its first boards saying
+// news, or tells a player of a bye.
+func (s *Service) begin(tx *pbem.Tx, ev *Event, g tournament.Game, news string) error {
 	if _, ok := ev.GameIDs[g.Tag()]; ok {
 		return nil
 	}
@@ -410,7 +414,7 @@ func (s *Service) begin(tx *pbem.Tx, ev *Event, g tournament.Game) error {
 		return nil // decided already: against a player who withdrew
 	}
 	id, err := tx.Start(pbem.GameSpec{Game: ev.Game, Options: ev.Options, Seats: slices.Clone(g.Players), Days: ev.Days,
-		Event: ev.Name, Round: g.Tag(), News: fmt.Sprintf("Round %d of %s: your game begins (game %s of the round).", g.Round, ev.Name, strconv.Itoa(g.Board))})
+		Event: ev.Name, Round: g.Tag(), News: news})
 	if err != nil {
 		return fmt.Errorf("game %s: %w", g.Tag(), err)
 	}

@@ -19,6 +19,7 @@ import (
 //	Conditions    if TOKEN then TOKEN [if TOKEN then TOKEN]...
 //	Challenge     challenge GAME [name=value ...] SEAT ...  (a SEAT an address or the word bot)
 //	Seek          seek GAME [name=value ...]
+//	TwoNumbers    climb 3 2 (or #3 2)
 //	OptionalCell  moves | moves e1
 //	OptionalGame  analyze | analyze 12 (or #12)
 //
@@ -60,6 +61,7 @@ const (
 	OptionalCell            // nothing, or a cell's name: e1, c10
 	OptionalGame            // nothing, or a game's number as GameNumber reads it
 	Seek                    // GAME [name=value ...]
+	TwoNumbers              // two numbers: a game's or a tournament's as GameNumber reads it, then a small one
 )
 
 // Syntax is one command as the reader knows it.
@@ -85,6 +87,8 @@ type Command struct {
 	// Number: the game (GameNumber, OptionalGame: 0 for none) or the
 	// days (DaysOrOff, when not Off).
 	Number int64
+	// Number2: the second number (TwoNumbers).
+	Number2 int64
 	// Off: "off" was given (DaysOrOff, OnOff).
 	Off bool
 	// Game, Options and Seats: a challenge's or a seek's game (its
@@ -110,6 +114,8 @@ func (c Command) String() string {
 		out = append(out, c.Moves...)
 	case GameNumber:
 		out = append(out, strconv.FormatInt(c.Number, 10))
+	case TwoNumbers:
+		out = append(out, strconv.FormatInt(c.Number, 10), strconv.FormatInt(c.Number2, 10))
 	case OptionalGame:
 		if c.Number > 0 {
 			out = append(out, strconv.FormatInt(c.Number, 10))
@@ -228,6 +234,13 @@ func parseArgs(s Syntax, args []string, g Grammar) (Command, bool) {
 		}
 		c.Number = gameNumber(args[0])
 		return c, c.Number > 0
+	case TwoNumbers:
+		if len(args) != 2 || len(args[1]) > 3 || !allDigits(args[1]) {
+			return c, false
+		}
+		c.Number = gameNumber(args[0])
+		c.Number2, _ = strconv.ParseInt(args[1], 10, 64)
+		return c, c.Number > 0 && c.Number2 > 0
 	case OptionalGame:
 		if len(args) == 0 {
 			return c, true
