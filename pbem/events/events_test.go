@@ -3,6 +3,7 @@ package events_test
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -12,8 +13,19 @@ import (
 	"icepost/pbem"
 	"icepost/pbem/events"
 	"icepost/pbem/store"
+	"icepost/rules/counting"
+	"icepost/rules/games"
 	"icepost/tournament"
 )
+
+// The bots' games here are of Counting (package rules/counting), a game
+// of ten moves at most: what is tested is the tournaments, not a game.
+func TestMain(m *testing.M) {
+	unregister := games.Register(counting.Game)
+	code := m.Run()
+	unregister()
+	os.Exit(code)
+}
 
 // service is a game service on a fresh database, its clock a test's, and
 // the tournaments beside it. Bots alone play, so no mail system is
@@ -70,7 +82,7 @@ func TestSwissOfBotsRunsByItself(t *testing.T) {
 	t.Parallel()
 	svc, h, _ := service(t)
 	ctx := context.Background()
-	id, err := svc.Create(ctx, events.Spec{Name: "Bots Swiss", Game: "pikemen", Options: map[string]string{"target": "3"}, Format: tournament.Swiss,
+	id, err := svc.Create(ctx, events.Spec{Name: "Bots Swiss", Game: "counting", Format: tournament.Swiss,
 		Settings: tournament.Options{Rounds: 3}, Players: []string{"bot:1", "bot:1", "bot:1", "bot:1", "bot:1", "bot:1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -140,13 +152,13 @@ func TestSwissOfBotsRunsByItself(t *testing.T) {
 	}
 }
 
-// A round robin of four at four-seat Pikemen: every pair meets, and the
+// A round robin of four at a four-seat table: every pair meets, and the
 // tournament ends once every game has.
 func TestRoundRobinAtATableOfFour(t *testing.T) {
 	t.Parallel()
 	svc, h, _ := service(t)
 	ctx := context.Background()
-	id, err := svc.Create(ctx, events.Spec{Name: "Table", Game: "pikemen", Options: map[string]string{"target": "3"}, Seats: 4,
+	id, err := svc.Create(ctx, events.Spec{Name: "Table", Game: "counting", Seats: 4,
 		Format: tournament.RoundRobin, Players: []string{"bot:1", "bot:1", "bot:1", "bot:1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +215,7 @@ func TestRoundPairedOnceAcrossRestarts(t *testing.T) {
 	t.Parallel()
 	svc, h, clock := service(t)
 	ctx := context.Background()
-	id, err := svc.Create(ctx, events.Spec{Name: "Restart", Game: "pikemen", Options: map[string]string{"target": "3"}, Format: tournament.Swiss,
+	id, err := svc.Create(ctx, events.Spec{Name: "Restart", Game: "counting", Format: tournament.Swiss,
 		Settings: tournament.Options{Rounds: 2}, Players: []string{"bot:1", "bot:1", "bot:1", "bot:1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -299,7 +311,7 @@ func TestKnockoutOfBotsRunsByItself(t *testing.T) {
 	svc, h, _ := service(t)
 	ctx := context.Background()
 	bots := []string{"bot:1", "bot:1", "bot:1", "bot:1"}
-	id, err := svc.Create(ctx, events.Spec{Name: "Cup", Game: "pikemen", Options: map[string]string{"target": "3"}, Format: tournament.Knockout, Players: bots})
+	id, err := svc.Create(ctx, events.Spec{Name: "Cup", Game: "counting", Format: tournament.Knockout, Players: bots})
 	if err != nil {
 		t.Fatal(err)
 	}
