@@ -22,8 +22,10 @@ import (
 	"strings"
 	"time"
 
+	"icepost/engine"
 	"icepost/notation"
 	"icepost/pbem"
+	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailgames"
 	"icepost/rules/games"
 	"icepost/tournament"
@@ -102,11 +104,20 @@ func (s *Service) Create(ctx context.Context, spec Spec) (int64, error) {
 	err = s.Handler.Transact(ctx, func(tx *pbem.Tx) error {
 		bots := map[string]int{}
 		for _, p := range spec.Players {
-			if strings.HasPrefix(p, "bot:") {
+			if lvl, ok := strings.CutPrefix(p, "bot:"); ok {
+				if n, err := strconv.Atoi(lvl); err != nil || n < 1 || n > engine.MaxLevel {
+					return fmt.Errorf("player %q: a bot is bot:LEVEL, a level from 1 to %d", p, engine.MaxLevel)
+				}
 				bots[p]++
 				if n := bots[p]; n > 1 {
 					p += ":" + strconv.Itoa(n)
 				}
+			} else {
+				a, err := mailaddr.Canonical(p)
+				if err != nil {
+					return fmt.Errorf("player %q: %v: give a mail address, or bot:LEVEL", p, err)
+				}
+				p = a
 			}
 			if err := t.Join(tournament.Player{ID: p, Rating: s.rating(tx.Context(), p, rg.Name())}); err != nil {
 				return err

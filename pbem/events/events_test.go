@@ -192,6 +192,8 @@ func TestCreateRefuses(t *testing.T) {
 		{events.Spec{Name: "", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}}, "name"},
 		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss}, "rounds"},
 		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, WhenFull: true}, "MaxPlayers"},
+		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, Players: []string{"bot:9"}}, "a level from 1 to 5"},
+		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, Players: []string{"ada"}}, "give a mail address"},
 	} {
 		if _, err := svc.Create(ctx, c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Create(%+v) = %v, want an error saying %q", c.spec, err, c.want)
