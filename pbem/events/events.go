@@ -333,7 +333,7 @@ func (s *Service) Tick(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			return s.step(tx, ev)
+			return s.tickOne(tx, ev)
 		})
 		if errors.Is(err, tournament.ErrTooFew) {
 			// Its start time came with too few players: it is called
@@ -376,6 +376,31 @@ func (s *Service) now() time.Time {
 // step brings a tournament up to date in tx: the results of its games
 // that ended, the games due next started, the end told.
 func (s *Service) step(tx *pbem.Tx, ev *Event) error {
+	if err := s.advance(tx, ev); err != nil {
+		return err
+	}
+	return save(tx, ev)
+}
+
+// tickOne is step for the tick: a tournament where nothing happened is
+// not written again.
+func (s *Service) tickOne(tx *pbem.Tx, ev *Event) error {
+	before, err := json.Marshal(ev.T)
+	if err != nil {
+		return err
+	}
+	status := ev.Status
+	if err := s.advance(tx, ev); err != nil {
+		return err
+	}
+	if after, err := json.Marshal(ev.T); err == nil && ev.Status == status && string(after) == string(before) {
+		return nil
+	}
+	return save(tx, ev)
+}
+
+// advance is step without the store.
+func (s *Service) advance(tx *pbem.Tx, ev *Event) error {
 	if err := s.recordResults(tx, ev); err != nil {
 		return err
 	}
@@ -405,7 +430,7 @@ func (s *Service) step(tx *pbem.Tx, ev *Event) error {
 			}
 		}
 	}
-	return save(tx, ev)
+	return nil
 }
 
 // begin starts a game the tournament paired, its first boards saying
