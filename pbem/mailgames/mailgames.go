@@ -1,7 +1,8 @@
 // Package mailgames is the read model of the games by mail: the games as
 // the daemon's tables hold them (pbem_games, pbem_seats), their records
-// replayed, the time left to the player to move, and the open seeks
-// (pbem_seeks).
+// replayed, the time left to the player to move, the open seeks
+// (pbem_seeks), and the tournaments (pbem_events, pbem_event_games) with
+// their state decoded.
 //
 // It exists so that the web site and the operator's view can read the
 // daemon's games without the daemon: on a read-only connection, with no
@@ -187,12 +188,31 @@ func (r *Reader) Address(ctx context.Context) (string, error) {
 }
 
 // Revision returns a value that changes whenever a game changes: a
-// move, an undo, a new game, a game's end. It reads one row.
+// move, an undo, a new game, a game's end; and whenever a tournament
+// does (a player joins, a result is recorded, a round is paired): the
+// live pages and the feeds of both watch it. It reads one row of each
+// table.
 func (r *Reader) Revision(ctx context.Context) (string, error) {
 	var n, updated, plies, active int64
 	err := r.DB.QueryRowContext(ctx, `SELECT count(*), coalesce(max(updated_at), 0), coalesce(sum(ply), 0),
 		coalesce(sum(status = ?), 0) FROM pbem_games`, Active).Scan(&n, &updated, &plies, &active)
-	return fmt.Sprintf("%d.%d.%d.%d", n, updated, plies, active), err
+	if err != nil {
+		return "", err
+	}
+	rev := fmt.Sprintf("%d.%d.%d.%d", n, updated, plies, active)
+	// A tournament's state grows with almost every change (a player, a
+	// result, a game), so its length tells most changes within one
+	// second apart.
+	var events, eventsUpdated, length int64
+	err = r.DB.QueryRowContext(ctx, `SELECT count(*), coalesce(max(updated_at), 0), coalesce(sum(length(state)), 0) FROM pbem_events`).
+		Scan(&events, &eventsUpdated, &length)
+	switch {
+	case noTable(err, "pbem_events"):
+		return rev, nil
+	case err != nil:
+		return "", err
+	}
+	return rev + fmt.Sprintf(".%d.%d.%d", events, eventsUpdated, length), nil
 }
 
 func (r *Reader) list(ctx context.Context, query string, args ...any) ([]Game, error) {
