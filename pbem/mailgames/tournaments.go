@@ -50,6 +50,9 @@ type TournamentSummary struct {
 	// Rounds is the highest round paired so far (a ladder's: its
 	// challenges accepted).
 	Rounds int
+	// Paired are the games paired so far (not byes, nor annulled ones),
+	// Ended those of them with a result.
+	Paired, Ended int
 	// Winners name the winner of a finished tournament (several on a
 	// shared first place); none while it runs, nor for sections without a
 	// final.
@@ -196,6 +199,14 @@ func scanTournament(row scanner) (Tournament, error) {
 	for _, p := range tt.Players {
 		if !p.Withdrawn {
 			t.Players++
+		}
+	}
+	for _, g := range tt.Games {
+		if !g.Bye && !g.Annulled {
+			t.Paired++
+			if g.Result != nil {
+				t.Ended++
+			}
 		}
 	}
 	if t.Status == Finished {

@@ -60,8 +60,9 @@ func TestTournaments(t *testing.T) {
 	if after, _ := c.read.Revision(ctx); after == before {
 		t.Errorf("a join and the start left the revision at %s", after)
 	}
-	if tt.Status != mailgames.TournamentRunning || tt.Players != 5 || tt.Rounds != 5 {
-		t.Errorf("after the join that fills it: status %s, %d players, %d rounds; want running, 5, 5", tt.Status, tt.Players, tt.Rounds)
+	if tt.Status != mailgames.TournamentRunning || tt.Players != 5 || tt.Rounds != 5 || tt.Paired != 10 || tt.Ended != 0 {
+		t.Errorf("after the join that fills it: status %s, %d players, %d rounds, %d games, %d ended; want running, 5, 5, 10, 0",
+			tt.Status, tt.Players, tt.Rounds, tt.Paired, tt.Ended)
 	}
 	want := map[string]string{"p1": "ada", "p2": "bot 1", "p3": "ada (2)", "p4": "bot 1/2", "p5": "bob"}
 	if !maps.Equal(tt.Names, want) {
@@ -111,7 +112,7 @@ func TestTournaments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tt.Status != mailgames.Finished || len(tt.Winners) == 0 {
+	if tt.Status != mailgames.Finished || len(tt.Winners) == 0 || tt.Ended != 10 {
 		t.Fatalf("after every game: %s, winners %v", tt.Status, tt.Winners)
 	}
 	top := tt.T.Standings()[0].Rows[0]
