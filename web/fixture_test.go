@@ -16,10 +16,12 @@ import (
 	"icepost/archive"
 	"icepost/notation"
 	"icepost/pbem"
+	"icepost/pbem/events"
 	"icepost/pbem/mailgames"
 	"icepost/pbem/store"
 	"icepost/rules"
 	"icepost/rules/games"
+	"icepost/tournament"
 )
 
 // The archive and the mail daemon's games that the tests look at.
@@ -119,6 +121,9 @@ type mailGames struct {
 	read *mailgames.Reader
 	path string
 	n    int
+	// events and tourneys: withTournaments's.
+	events   *events.Service
+	tourneys tournamentIDs
 }
 
 // newMailGames makes game 1 (IceSickle, ada against bob, 3 days a move)
@@ -154,6 +159,200 @@ func newMailGames(t testing.TB) *mailGames {
 	m.mail(t, "dee", "seek pikemen target=9 days=5 rating=1200-1800")
 	m.mail(t, "eva", "seek icefrogs seats=3 board=hex days=none")
 	return m
+}
+
+// tournamentIDs are the tournaments withTournaments makes.
+type tournamentIDs struct {
+	roundRobin, swiss, knockout, ladder, open int64
+}
+
+// withTournaments adds the daemon's tournaments (pbem/events, through
+// the game service; its games ended by the operator's adjudication, by
+// mail and by the bots), all of IceSickle:
+//
+//   - "Winter Round Robin" (gus, hal, ivy, bot:1; all at once, 3 days a
+//     move): gus beat hal and drew ivy, hal beat ivy, ivy beat the bot,
+//     the bot beat hal; gus against the bot is under way;
+//   - "Autumn Swiss" (kim, lou, bot:1 twice; 2 rounds): kim and lou won
+//     their first games, the bots' game of round 2 played to its end by
+//     the bots, lou beat kim: finished;
+//   - "Spring Knockout" (mia, ned, bot:1 twice): mia drew her match
+//     with the second bot 1–1 and its decider, and goes through as the
+//     higher seed; the first bot beat ned twice; the final under way;
+//   - "Club Ladder" (oli, bot:1, pam, quin; rex joins by mail before the
+//     start): rex challenged the bot (it took it at once: under way),
+//     quin challenged oli, who defended and lost (quin took place 1),
+//     pam challenged quin, who has not answered;
+//   - "Summer Pikemen" (a Swiss of 3 rounds, target 9, starting when 8
+//     have joined): sam and bot:2 so far, open.
+func (m *mailGames) withTournaments(t testing.TB) *mailGames {
+	t.Helper()
+	ctx := context.Background()
+	svc := &events.Service{Handler: m.srv}
+	m.srv.Events = svc
+	m.events = svc
+	create := func(spec events.Spec) int64 {
+		t.Helper()
+		if spec.Game == "" {
+			spec.Game = "icesickle"
+		}
+		id, err := svc.Create(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	start := func(id int64) {
+		t.Helper()
+		if err := svc.Start(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tick := func() {
+		t.Helper()
+		if err := svc.Tick(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids tournamentIDs
+	ids.roundRobin = create(events.Spec{Name: "Winter Round Robin", Format: tournament.RoundRobin, Days: 3,
+		Players: []string{"gus@club.test", "hal@club.test", "ivy@club.test", "bot:1"}})
+	start(ids.roundRobin)
+	m.decide(t, ids.roundRobin, "gus", "hal", "gus")
+	m.decide(t, ids.roundRobin, "gus", "ivy", "")
+	m.decide(t, ids.roundRobin, "hal", "ivy", "hal")
+	m.decide(t, ids.roundRobin, "ivy", "bot:1", "ivy")
+	m.decide(t, ids.roundRobin, "hal", "bot:1", "bot:1")
+
+	ids.swiss = create(events.Spec{Name: "Autumn Swiss", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 2},
+		Players: []string{"kim@club.test", "lou@club.test", "bot:1", "bot:1"}})
+	start(ids.swiss)
+	m.decide(t, ids.swiss, "kim", "bot:1", "kim")
+	m.decide(t, ids.swiss, "lou", "bot:1:2", "lou")
+	tick() // round 2: kim against lou, and the bots against each other
+	bots := m.tournamentGame(t, ids.swiss, "bot:1", "bot:1:2")
+	for i := 0; ; i++ {
+		if gi, err := m.read.Game(ctx, bots); err != nil || gi.Status == mailgames.Finished {
+			break
+		}
+		if i == 1000 {
+			t.Fatal("the bots' game of the Swiss did not end in 1000 moves")
+		}
+		if _, err := m.srv.RunBots(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.decide(t, ids.swiss, "kim", "lou", "lou")
+
+	ids.knockout = create(events.Spec{Name: "Spring Knockout", Format: tournament.Knockout,
+		Players: []string{"mia@club.test", "ned@club.test", "bot:1", "bot:1"}})
+	start(ids.knockout)
+	// Seeds by joining order (no one is rated): mia 1 against the
+	// second bot, seed 4; ned 2 against the first bot, seed 3.
+	m.decideGame(t, ids.knockout, "1.1", "1-0")
+	m.decideGame(t, ids.knockout, "1.2", "1-0")
+	m.decideGame(t, ids.knockout, "1.4", "0-1")
+	m.decideGame(t, ids.knockout, "1.5", "1-0")
+	tick() // the decider of match 1
+	m.decideGame(t, ids.knockout, "1.3", "1/2-1/2")
+	tick() // the final: mia against the first bot
+
+	ids.ladder = create(events.Spec{Name: "Club Ladder", Format: tournament.Ladder,
+		Players: []string{"oli@club.test", "bot:1", "pam@club.test", "quin@club.test"}})
+	m.mail(t, "rex", fmt.Sprintf("join %d", ids.ladder))
+	start(ids.ladder)
+	m.mail(t, "rex", fmt.Sprintf("climb %d 2", ids.ladder))
+	m.mail(t, "quin", fmt.Sprintf("climb %d 1", ids.ladder))
+	m.mail(t, "oli", fmt.Sprintf("defend %d", ids.ladder))
+	m.decide(t, ids.ladder, "quin", "oli", "quin")
+	tick()
+	m.mail(t, "pam", fmt.Sprintf("climb %d 1", ids.ladder))
+
+	ids.open = create(events.Spec{Name: "Summer Pikemen", Game: "pikemen", Options: map[string]string{"target": "9"},
+		Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3, MaxPlayers: 8}, WhenFull: true, Days: 5,
+		Players: []string{"sam@club.test", "bot:2"}})
+
+	tick()
+	// The bots answer the moves made so far (a bot to move waits for
+	// RunBots, as for the daemon's bot loop).
+	if _, err := m.srv.RunBots(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	m.tourneys = ids
+	return m
+}
+
+// tournamentGame is the game by mail of tournament id between the
+// players a and b (local parts, or bot:LEVEL[:N]).
+func (m *mailGames) tournamentGame(t testing.TB, id int64, a, b string) int64 {
+	t.Helper()
+	ev, err := m.events.Show(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := func(p string) string {
+		if strings.HasPrefix(p, "bot:") {
+			return p
+		}
+		return p + "@club.test"
+	}
+	for _, g := range ev.T.Games {
+		if len(g.Players) == 2 && (g.Players[0] == full(a) && g.Players[1] == full(b) || g.Players[0] == full(b) && g.Players[1] == full(a)) {
+			if gid, ok := ev.GameIDs[g.Tag()]; ok {
+				return gid
+			}
+		}
+	}
+	t.Fatalf("tournament %d has no game by mail of %s against %s", id, a, b)
+	return 0
+}
+
+// decide ends the game of tournament id between a and b: winner wins
+// it, or it is drawn when winner is "" (the operator's adjudication).
+func (m *mailGames) decide(t testing.TB, id int64, a, b, winner string) {
+	t.Helper()
+	gid := m.tournamentGame(t, id, a, b)
+	result := "1/2-1/2"
+	if winner != "" {
+		gi, err := m.read.Game(context.Background(), gid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gi.Players[0] == gi.Players[1] {
+			t.Fatalf("game %d: both seats are %s; decide it by seat (decideGame)", gid, gi.Players[0])
+		}
+		// A bot's seat has the server's address.
+		addr := winner + "@club.test"
+		if strings.HasPrefix(winner, "bot:") {
+			addr = m.srv.Address
+		}
+		result = "0-1"
+		if gi.Players[0] == addr {
+			result = "1-0"
+		}
+	}
+	m.adjudicate(t, gid, result)
+}
+
+// decideGame ends tournament id's game with this Round tag.
+func (m *mailGames) decideGame(t testing.TB, id int64, tag, result string) {
+	t.Helper()
+	ev, err := m.events.Show(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid, ok := ev.GameIDs[tag]
+	if !ok {
+		t.Fatalf("tournament %d has no game %s", id, tag)
+	}
+	m.adjudicate(t, gid, result)
+}
+
+func (m *mailGames) adjudicate(t testing.TB, gid int64, result string) {
+	t.Helper()
+	if err := m.srv.Adjudicate(context.Background(), gid, result); err != nil {
+		t.Fatalf("game %d adjudicated %s: %v", gid, result, err)
+	}
 }
 
 // started does what the daemon does at its start (pbem.Server.Resume):

@@ -26,9 +26,10 @@ import (
 
 // pageTypes are one page of every kind, in the club archive of
 // newTestSite with the games by mail of newMailGames (its daemon
-// started, so the home page and the seeks name its address), two regulars
-// (established ratings), one game of four seats (fourSeats) and the
-// play page of a seat to move (play, its board's cells buttons).
+// started, so the home page and the seeks name its address) and its
+// tournaments (withTournaments: one of each format, and one open), two
+// regulars (established ratings), one game of four seats (fourSeats) and
+// the play page of a seat to move (play, its board's cells buttons).
 func pageTypes(four int64, play string) []struct{ name, path string } {
 	return []struct{ name, path string }{
 		{"home", "/"},
@@ -43,6 +44,12 @@ func pageTypes(four int64, play string) []struct{ name, path string } {
 		{"live", "/live"},
 		{"live-game", "/live/1"},
 		{"seeks", "/seeks"},
+		{"tournaments", "/tournaments"},
+		{"tournament-roundrobin", "/tournament/1"},
+		{"tournament-swiss", "/tournament/2"},
+		{"tournament-knockout", "/tournament/3"},
+		{"tournament-ladder", "/tournament/4"},
+		{"tournament-open", "/tournament/5"},
 		{"error", "/search?since=2021.13.45"},
 		{"play", play},
 	}
@@ -139,14 +146,14 @@ const phoneJS = `(() => {
 
 func TestBrowserLayout(t *testing.T) {
 	bctx := browser(t)
-	mail := newMailGames(t).started(t)
+	mail := newMailGames(t).started(t).withTournaments(t)
 	ts, site, a := newTestSite(t, 60, mail)
 	site.Play = mail.srv
 	play := "/play/" + mail.srv.PlayCapability(1, 2)
 	regulars(t, a, 48)
 	four := fourSeats(t, site)
 	// ICEPOST_LAYOUT_SHOTS=DIR writes every page at every width there,
-	// to look at (56 pictures: not for docs/).
+	// to look at (80 pictures: not for docs/).
 	shots := os.Getenv("ICEPOST_LAYOUT_SHOTS")
 	ctx := tab(t, bctx)
 	for _, w := range []int64{360, 390, 768, 1280} {
@@ -207,7 +214,7 @@ func TestBrowserAccessibility(t *testing.T) {
 		t.Skip(msg)
 	}
 	bctx := browser(t)
-	mail := newMailGames(t).started(t)
+	mail := newMailGames(t).started(t).withTournaments(t)
 	ts, site, a := newTestSite(t, 60, mail)
 	site.Play = mail.srv
 	play := "/play/" + mail.srv.PlayCapability(1, 2)

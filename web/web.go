@@ -59,6 +59,12 @@ type MailGames interface {
 	// Seeks lists the open seeks (not met, not run out), by game then
 	// oldest first; each names its seeker, never an address.
 	Seeks(ctx context.Context) ([]mailgames.Seek, error)
+	// Tournaments lists the tournaments by mail, the newest first.
+	Tournaments(ctx context.Context) ([]mailgames.TournamentSummary, error)
+	// Tournament is one tournament, its players named by stand-ins and
+	// names, never addresses; mailgames.ErrNoTournament when there is
+	// none.
+	Tournament(ctx context.Context, id int64) (mailgames.Tournament, error)
 }
 
 // Site is the web site over one archive and, optionally, one mail
@@ -123,6 +129,9 @@ func (s *Site) Handler() http.Handler {
 	page("GET /live/{id}/feed", s.liveGameFeed)
 	mux.HandleFunc("GET /live/events", s.liveEvents)
 	page("GET /seeks", s.seeksPage)
+	page("GET /tournaments", s.tournamentsPage)
+	page("GET /tournament/{id}", s.tournamentPage)
+	page("GET /tournament/{id}/feed", s.tournamentFeed)
 	page("GET /play/{cap}", s.playPage)
 	page("POST /play/{cap}", s.playPage)
 	mux.Handle("GET /play/{cap}/moves.json", s.wrapJSON(s.playMoves))
@@ -211,7 +220,7 @@ func (s *Site) wrapWith(h func(w http.ResponseWriter, r *http.Request) error, an
 			code, msg = http.StatusBadRequest, queryMessage(err)
 		case errors.As(err, &nf):
 			code, msg = http.StatusNotFound, nf.msg
-		case errors.Is(err, archive.ErrNotFound) || errors.Is(err, mailgames.ErrNoGame):
+		case errors.Is(err, archive.ErrNotFound) || errors.Is(err, mailgames.ErrNoGame) || errors.Is(err, mailgames.ErrNoTournament):
 			code, msg = http.StatusNotFound, err.Error()
 		case errors.As(err, &fb):
 			code, msg = http.StatusForbidden, fb.msg

@@ -4,8 +4,8 @@
 //    swapped in, the address following along; the focus stays on the
 //    control used (a step link, a move), and the status of the new ply is
 //    said in a live region (#announce) for screen readers;
-//  - on the games by mail, the page updates itself when a move lands
-//    (server-sent events from /live/events);
+//  - on the games by mail and a tournament's page, the page updates
+//    itself when a move lands (server-sent events from /live/events);
 //  - on a play page, a move is picked on the board: a cell with moves
 //    from it, then where it goes, or in the list (see "Picking a move"
 //    below); the board after it takes the board's place, kept in view.
@@ -275,13 +275,20 @@
 	pickSetup();
 
 	// The games by mail.
-	if (window.EventSource && (document.getElementById("live") || document.getElementById("live-watch"))) {
-		var seen = null;
-		var es = new EventSource("/live/events");
-		es.addEventListener("games", function (e) {
+	// A page that may change says so (data-live); a finished
+	// tournament's does not.
+	if (window.EventSource && document.querySelector("[data-live]")) {
+		var seen = null, es = null;
+		var changed = function (e) {
 			if (seen !== null && e.data !== seen) {
 				if (document.getElementById("live")) {
-					swap(location.href, ["live"], false);
+					// Another game's move changes nothing here (a
+					// tournament's page): the page stays as it is, its
+					// tables scrolled where they were.
+					swap(location.href, ["live"], false, function (doc) {
+						var now = document.getElementById("live"), next = doc.getElementById("live");
+						return now && next && now.innerHTML === next.innerHTML;
+					});
 				} else if (!/[?&]ply=/.test(location.search)) {
 					// A move being picked stays, unless this game moved.
 					// The line over the board that says whose move it is
@@ -294,6 +301,22 @@
 				}
 			}
 			seen = e.data;
+		};
+		var listen = function () {
+			es = new EventSource("/live/events");
+			es.addEventListener("games", changed);
+		};
+		listen();
+		// A page left (kept in the browser's back-forward cache) lets
+		// its stream go: each holds a connection, and a browser opens
+		// six at most to a site, so a few pages left with theirs open
+		// held up the next page's loading. Back on the page, it listens
+		// again, and a change made meanwhile updates it at once.
+		window.addEventListener("pagehide", function () {
+			if (es) { es.close(); es = null; }
+		});
+		window.addEventListener("pageshow", function (e) {
+			if (e.persisted && !es) { listen(); }
 		});
 	}
 })();
