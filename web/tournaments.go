@@ -327,6 +327,7 @@ type standingsGroup struct {
 	Order  string // how the rows are ordered, in words
 	Rows   []standingsRow
 	Cross  []crossRow // a round robin's crosstable; nil for the others
+	Tables bool       // the crosstable's games are at tables of three or four
 	Kind   string     // "points", "knockout", "ladder": which columns
 }
 
@@ -666,7 +667,7 @@ func (v *tournamentView) standings() []standingsGroup {
 	t := v.mt.T
 	var out []standingsGroup
 	for i, g := range v.groups {
-		sg := standingsGroup{Title: g.Name, Anchor: "standings", Kind: "points"}
+		sg := standingsGroup{Title: g.Name, Anchor: "standings", Kind: "points", Tables: t.Seats > 2}
 		switch {
 		case g.Final:
 			sg.Anchor = "final"
@@ -761,7 +762,7 @@ func (v *tournamentView) cross(g tournament.Group) []crossRow {
 					if len(games) == len(marks) {
 						e := games[k]
 						tag := tournament.Game{Round: e.Round, Board: e.Board}.Tag()
-						cm.Title = fmt.Sprintf("Round %d, %s against %s: %s", e.Round, cr.Name, cell.Against, markWords(m))
+						cm.Title = fmt.Sprintf("Round %d, %s against %s: %s", e.Round, cr.Name, cell.Against, markWords(m, v.mt.Seats))
 						if gm, ok := v.mt.Games[tag]; ok {
 							cm.Href = "/live/" + strconv.FormatInt(gm.ID, 10)
 						}
@@ -776,8 +777,20 @@ func (v *tournamentView) cross(g tournament.Group) []crossRow {
 	return out
 }
 
-// markWords says what a crosstable's mark means.
-func markWords(m string) string {
+// markWords says what a crosstable's mark means; at a table of three
+// or four, what a player scored against another there: ahead, level or
+// behind.
+func markWords(m string, seats int) string {
+	if seats > 2 {
+		switch m {
+		case "1":
+			return "placed ahead"
+		case "½":
+			return "placed level"
+		case "0":
+			return "placed behind"
+		}
+	}
 	switch m {
 	case "1":
 		return "won"
