@@ -27,6 +27,7 @@ import (
 	"icepost/pbem"
 	"icepost/pbem/mailaddr"
 	"icepost/pbem/mailgames"
+	"icepost/rules"
 	"icepost/rules/games"
 	"icepost/tournament"
 )
@@ -89,6 +90,19 @@ func (s *Service) Create(ctx context.Context, spec Spec) (int64, error) {
 	if seats == 0 {
 		seats = rg.Info().Seats[0]
 	}
+	// The game as the tournament will start it, tried now: a bad option
+	// or seat count is the operator's to fix at once, not an apology to
+	// the players when the field fills.
+	var opts rules.Options
+	for name, v := range spec.Options {
+		if err := opts.Set(name, v); err != nil {
+			return 0, fmt.Errorf("%s: option %s=%s: %w", rg.Name(), name, v, err)
+		}
+	}
+	opts.Seats = seats
+	if _, err := rg.Start(opts); err != nil {
+		return 0, fmt.Errorf("%s at %d seats: %w", rg.Name(), seats, err)
+	}
 	t, err := tournament.New(spec.Name, spec.Format, seats, spec.Settings)
 	if err != nil {
 		return 0, err
@@ -96,7 +110,7 @@ func (s *Service) Create(ctx context.Context, spec Spec) (int64, error) {
 	if spec.WhenFull && spec.Settings.MaxPlayers == 0 {
 		return 0, errors.New("a tournament that starts when full needs a number of players (MaxPlayers)")
 	}
-	opts, err := json.Marshal(spec.Options)
+	optsJSON, err := json.Marshal(spec.Options)
 	if err != nil {
 		return 0, err
 	}
@@ -133,7 +147,7 @@ func (s *Service) Create(ctx context.Context, spec Spec) (int64, error) {
 		}
 		now := tx.Now().Unix()
 		res, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO pbem_events (name, game, options, days, status, starts_at, when_full, state, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, spec.Name, rg.Name(), string(opts), spec.Days, Open, starts, spec.WhenFull, string(state), now, now)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, spec.Name, rg.Name(), string(optsJSON), spec.Days, Open, starts, spec.WhenFull, string(state), now, now)
 		if err != nil {
 			if strings.Contains(err.Error(), "UNIQUE") {
 				return fmt.Errorf("a tournament is named %q already: choose another name", spec.Name)

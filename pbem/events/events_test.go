@@ -194,8 +194,12 @@ func TestCreateRefuses(t *testing.T) {
 		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, WhenFull: true}, "MaxPlayers"},
 		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, Players: []string{"bot:9"}}, "a level from 1 to 5"},
 		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, Players: []string{"ada"}}, "give a mail address"},
+		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, Options: map[string]string{"target": "1000"}}, "target"},
+		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, Options: map[string]string{"colour": "red"}}, "colour"},
+		{events.Spec{Name: "x", Game: "icefrogs", Seats: 5, Format: tournament.RoundRobin}, "5 seats"},
 	} {
-		if _, err := svc.Create(ctx, c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
+		_, err := svc.Create(ctx, c.spec)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Create(%+v) = %v, want an error saying %q", c.spec, err, c.want)
 		}
 	}
