@@ -22,6 +22,9 @@ import (
 // of ten moves at most: what is tested is the tournaments, not a game.
 func TestMain(m *testing.M) {
 	unregister := games.Register(counting.Game)
+	if path := os.Getenv(childDB); path != "" {
+		runChild(path, os.Getenv(childMode))
+	}
 	code := m.Run()
 	unregister()
 	os.Exit(code)
