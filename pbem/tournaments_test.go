@@ -93,12 +93,51 @@ func TestTournamentsByMail(t *testing.T) {
 			}
 			w.send("bob", "withdraw 1")
 			w.wantLast("bob", "you withdrew from Club Swiss (tournament 1) already.")
+
+			// A field full before its start date, and a tournament that
+			// has ended: neither takes a player, and the answer says why.
+			full, err := svc.Create(w.ctx, events.Spec{Name: "Club Pair", Game: "icesickle", Format: tournament.Swiss,
+				Settings: tournament.Options{Rounds: 1, MaxPlayers: 2}, StartsAt: w.clock.Now().Add(48 * time.Hour), Players: []string{"bot:1"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w.send("ada", "join 2")
+			w.send("eve", "join 2")
+			w.wantLast("eve", "Club Pair (tournament 2) is full.")
+			ended, err := svc.Create(w.ctx, events.Spec{Name: "Bots' Final", Game: "icesickle", Format: tournament.Swiss,
+				Settings: tournament.Options{Rounds: 1}, Players: []string{"bot:1", "bot:2"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := svc.Start(w.ctx, ended); err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; ; i++ {
+				ev, err := svc.Show(w.ctx, ended)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ev.Status == events.Finished {
+					break
+				}
+				if i == 500 {
+					t.Fatalf("the bots' final is %s after 500 rounds of moves", ev.Status)
+				}
+				w.runBots()
+				w.d.Tick(w.ctx)
+			}
+			w.send("eve", "join 3")
+			w.wantLast("eve", "Bots' Final (tournament 3) is finished: it takes no more players.")
+			if ev, err := svc.Show(w.ctx, full); err != nil || len(ev.T.Players) != 2 {
+				t.Errorf("Club Pair after eve's join: %v", err)
+			}
 		})
 	}
 }
 
 // TestLadderByMail: a challenge not answered in time is lost by the
-// defender, on the tick; a challenge answered starts its game; the bot
+// defender, on the tick; a challenge answered starts its game, and its
+// winner takes the higher place (or keeps it); the bot
 // takes a challenge at once; a player joins a running ladder at the
 // bottom; bad challenges are refused.
 func TestLadderByMail(t *testing.T) {
@@ -153,13 +192,32 @@ func TestLadderByMail(t *testing.T) {
 	w.wantLast("bob", "Challenge 2 on the ladder Club Ladder: your game begins.")
 	w.send("ada", "defend 1")
 	w.wantLast("ada", "nobody challenges you")
+	// ada resigns their game: bob, the challenger, wins and takes her
+	// place.
+	w.send("ada", "resign") // the board comes back, to confirm from
+	w.deliver(w.reply("ada", w.last("ada"), "resign"))
+	w.step()
+	w.d.Tick(w.ctx)
+	if got := ladder(); got != "cy bob ada bot:1" {
+		t.Fatalf("the ladder after the challenger won: %s", got)
+	}
+	// ada challenges bob back and loses: nothing moves.
+	w.send("ada", "climb 1 2")
+	w.send("bob", "defend 1")
+	w.send("ada", "resign") // the board comes back, to confirm from
+	w.deliver(w.reply("ada", w.last("ada"), "resign"))
+	w.step()
+	w.d.Tick(w.ctx)
+	if got := ladder(); got != "cy bob ada bot:1" {
+		t.Fatalf("the ladder after the challenger lost: %s", got)
+	}
 
 	// dee joins at the bottom, and the bot takes her challenge at once.
 	w.send("dee", "join 1")
 	w.send("dee", "climb 1 4")
 	w.wantLast("dee", "The bot takes it")
-	if n := countRows(t, w, `SELECT count(*) FROM pbem_games WHERE record LIKE '%[Event "Club Ladder"]%'`); n != 2 {
-		t.Errorf("%d games of the ladder, want 2", n)
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_games WHERE record LIKE '%[Event "Club Ladder"]%'`); n != 3 {
+		t.Errorf("%d games of the ladder, want 3", n)
 	}
 	w.send("eve", "climb 1 1")
 	w.wantLast("eve", "is not on the ladder")
