@@ -113,16 +113,20 @@ func notUnderstood(line string, g *game) string {
 }
 
 // didYouMean suggests what a line that is no command was near: a verb
-// of the table, a game's name after "challenge", or a legal move of g.
+// of the table, a game's name after "challenge" or "seek", or a legal
+// move of g.
 func didYouMean(line string, g *game) string {
 	f := strings.Fields(line)
 	w := strings.ToLower(strings.TrimSuffix(f[0], "."))
-	if w == "challenge" && len(f) >= 2 {
+	if (w == "challenge" || w == "seek") && len(f) >= 2 {
 		if _, known := (games.Grammar{}).Game(f[1]); !known {
 			if near := nearest(f[1], games.Names()); len(near) > 0 {
 				return fmt.Sprintf("%q is not a game I know: did you mean %s? The games: %s.", clipLine(f[1]), near[0], strings.Join(games.Names(), ", "))
 			}
 			return fmt.Sprintf("%q is not a game I know. The games: %s.", clipLine(f[1]), strings.Join(games.Names(), ", "))
+		}
+		if w == "seek" {
+			return "A seek names a game and, if you like, options, like: seek " + strings.ToLower(games.Names()[0]) + " days=3."
 		}
 		return "A challenge names a game and its players, like: challenge " + strings.ToLower(games.Names()[0]) + " bot, or challenge " + strings.ToLower(games.Names()[0]) + " friend@example.org."
 	}

@@ -65,6 +65,8 @@ func TestSeeks(t *testing.T) {
 
 			// Bad input changes nothing.
 			before := seeks()
+			w.send("eve", "seek chess")
+			w.wantLast("eve", `"chess" is not a game I know`, "The games: IceSickle")
 			for _, line := range []string{"seek icesickle target=3", "seek pikemen seats=9", "seek pikemen rating=1700-1600"} {
 				w.send("eve", line)
 				if m := w.last("eve"); !strings.Contains(m.text, "seek") || seeks() != before {
