@@ -38,6 +38,9 @@ type GameSpec struct {
 	// News is what the first board says before the board ("Round 2 of
 	// Club Swiss 2027 begins.").
 	News string
+	// Quiet: no first boards to the players; the service sends them,
+	// with a player's other games started with it, by Tx.RoundMail.
+	Quiet bool
 }
 
 // Tx is one transaction of the game service, given to a service by
@@ -162,11 +165,14 @@ func (h *handling) startGame(spec GameSpec) (int64, error) {
 	if news == "" {
 		news = "The game begins."
 	}
+	if spec.Quiet {
+		return g.id, h.beginAccepted(g, "")
+	}
 	return g.id, h.beginAccepted(g, news+" "+g.gameName()+" in short:\n\n"+g.play.Rules.Info().Summary)
 }
 
 // beginAccepted accepts every seat of a game just created and begins
-// it: the first boards, with news.
+// it: the first boards, with news; none when news is "".
 func (h *handling) beginAccepted(g *game, news string) error {
 	if _, err := h.tx.ExecContext(h.ctx, `UPDATE pbem_seats SET accepted = 1 WHERE game_id = ?`, g.id); err != nil {
 		return err
@@ -178,7 +184,9 @@ func (h *handling) beginAccepted(g *game, news string) error {
 	if err := h.saveGame(g); err != nil {
 		return err
 	}
-	h.sendBoards(g, news)
+	if news != "" {
+		h.sendBoards(g, news)
+	}
 	return nil
 }
 

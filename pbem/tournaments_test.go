@@ -7,6 +7,8 @@ import (
 
 	"icepost/pbem/daemon"
 	"icepost/pbem/events"
+	"icepost/rules"
+	"icepost/rules/games"
 	"icepost/tournament"
 )
 
@@ -223,4 +225,74 @@ func TestLadderByMail(t *testing.T) {
 	w.wantLast("eve", "is not on the ladder")
 	w.send("eve", "standings 1")
 	w.wantLast("eve", "Club Ladder (tournament 1, running)")
+}
+
+// TestRoundRobinOneMailEach: a round robin whose games all start at once
+// sends each player one mail with all their boards, not one a game. A
+// move sent to a game's address in that mail is played in that game; a
+// reply to the mail itself, when one game waits, plays there.
+func TestRoundRobinOneMailEach(t *testing.T) {
+	w := newWorld(t)
+	svc := withTournaments(w)
+	people := []string{"ada", "bob", "cy"}
+	var players []string
+	for _, p := range people {
+		players = append(players, w.sys.Address(p))
+	}
+	id, err := svc.Create(w.ctx, events.Spec{Name: "Club All-Play-All", Game: "icesickle", Format: tournament.RoundRobin,
+		Players: append(players, "bot:1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[string]int{}
+	for _, p := range people {
+		before[p] = w.mailCount(p)
+	}
+	if err := svc.Start(w.ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	w.step()
+	rg, _ := games.Lookup("icesickle")
+	start, err := rg.Start(rules.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	move := start.FormatMove(start.Moves(nil)[0])
+	for _, p := range people {
+		if n := w.mailCount(p) - before[p]; n != 1 {
+			t.Fatalf("%s got %d mails at the start, want 1", p, n)
+		}
+		m := w.wantLast(p, "Club All-Play-All begins: your 3 games start at once", "seat 1:", "Position: ")
+		if n := strings.Count(m.text, "IceSickle #"); n < 6 {
+			t.Errorf("%s's mail names its games %d times, want each in the list and over its board:\n%s", p, n, m.text)
+		}
+	}
+	// A reply to the mail with a move, two games waiting: each game's
+	// board comes back to reply to, and nothing is played.
+	m := w.last("ada")
+	n := w.mailCount("ada")
+	w.deliver(w.reply("ada", m, move))
+	w.step()
+	if got := w.mailCount("ada") - n; got != 2 {
+		t.Errorf("a move in a reply to the round's mail brought %d mails, want the 2 boards that wait", got)
+	}
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_games WHERE ply > 0`); n != 0 {
+		t.Errorf("a move meant for no one game was played in %d", n)
+	}
+	// ada moves in each game that waits for her, each at its address.
+	var moved int
+	for _, f := range strings.Fields(m.text) {
+		if !strings.HasPrefix(f, "games+m") {
+			continue
+		}
+		w.deliver(w.write("ada", f, "my move", "", move))
+		w.step()
+		moved++
+	}
+	if moved == 0 {
+		t.Fatalf("ada's mail gives no game's address to move at:\n%s", m.text)
+	}
+	if n := countRows(t, w, `SELECT count(*) FROM pbem_games WHERE ply = 1 AND id IN (SELECT game_id FROM pbem_seats WHERE address = ? AND seat = 1)`, w.sys.Address("ada")); n != moved {
+		t.Errorf("ada's moves played in %d games, want %d", n, moved)
+	}
 }

@@ -427,8 +427,34 @@ func (s *Service) advance(tx *pbem.Tx, ev *Event) error {
 		return err
 	}
 	ev.Status = Running
+	// Each player hears of the games that start now in one mail, with
+	// their boards (Tx.RoundMail): a round robin's games all at once, a
+	// round of a Swiss.
+	started := map[string][]tournament.Game{}
+	var order []string
+	ids := map[string][]int64{}
 	for _, g := range due {
-		if err := s.begin(tx, ev, g, fmt.Sprintf("Round %d of %s: your game begins (game %d of the round).", g.Round, ev.Name, g.Board)); err != nil {
+		id, err := s.begin(tx, ev, g, "", true)
+		if err != nil || id == 0 {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		for _, p := range g.Players {
+			if !human(p) {
+				continue
+			}
+			if started[p] == nil {
+				order = append(order, p)
+			}
+			started[p] = append(started[p], g)
+			ids[p] = append(ids[p], id)
+		}
+	}
+	for _, p := range order {
+		subject, news := roundNews(ev.Name, started[p])
+		if err := tx.RoundMail(p, subject, news, ids[p]); err != nil {
 			return err
 		}
 	}
@@ -447,33 +473,54 @@ func (s *Service) advance(tx *pbem.Tx, ev *Event) error {
 	return nil
 }
 
-// begin starts a game the tournament paired, its first boards saying
-// news, or tells a player of a bye.
-func (s *Service) begin(tx *pbem.Tx, ev *Event, g tournament.Game, news string) error {
+// roundNews is the subject and the news of the mail that brings a
+// player their games starting now.
+func roundNews(name string, games []tournament.Game) (subject, news string) {
+	if len(games) == 1 {
+		g := games[0]
+		return fmt.Sprintf("icepost: %s, round %d", name, g.Round),
+			fmt.Sprintf("Round %d of %s: your game begins (game %d of the round).", g.Round, name, g.Board)
+	}
+	round := games[0].Round
+	for _, g := range games {
+		if g.Round != round {
+			return fmt.Sprintf("icepost: %s: your %d games begin", name, len(games)),
+				fmt.Sprintf("%s begins: your %d games start at once, as the games of a round robin do.", name, len(games))
+		}
+	}
+	return fmt.Sprintf("icepost: %s, round %d: your %d games", name, round, len(games)),
+		fmt.Sprintf("Round %d of %s: your %d games begin.", round, name, len(games))
+}
+
+// begin starts a game the tournament paired and returns its number, or
+// tells a player of a bye (0). Its first boards say news; quiet, it sends
+// none (the caller sends them with the player's other new games,
+// Tx.RoundMail).
+func (s *Service) begin(tx *pbem.Tx, ev *Event, g tournament.Game, news string, quiet bool) (int64, error) {
 	if _, ok := ev.GameIDs[g.Tag()]; ok {
-		return nil
+		return 0, nil
 	}
 	if g.Bye {
 		if p := g.Players[0]; human(p) {
 			tx.Mail(p, "icepost: "+ev.Name+", round "+strconv.Itoa(g.Round), fmt.Sprintf(
 				"You have a bye in round %d of %s: no game this round, and it counts as a win. Your next game comes with the next round.\n", g.Round, ev.Name))
 		}
-		return nil
+		return 0, nil
 	}
 	if !g.Playable() {
-		return nil // decided already: against a player who withdrew
+		return 0, nil // decided already: against a player who withdrew
 	}
 	id, err := tx.Start(pbem.GameSpec{Game: ev.Game, Options: ev.Options, Seats: slices.Clone(g.Players), Days: ev.Days,
-		Event: ev.Name, Round: g.Tag(), News: news})
+		Event: ev.Name, Round: g.Tag(), News: news, Quiet: quiet})
 	if err != nil {
-		return fmt.Errorf("game %s: %w", g.Tag(), err)
+		return 0, fmt.Errorf("game %s: %w", g.Tag(), err)
 	}
 	if _, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO pbem_event_games (event_id, round, board, game_id) VALUES (?, ?, ?, ?)`,
 		ev.ID, g.Round, g.Board, id); err != nil {
-		return err
+		return 0, err
 	}
 	ev.GameIDs[g.Tag()] = id
-	return nil
+	return id, nil
 }
 
 // recordResults records the results of the tournament's games that

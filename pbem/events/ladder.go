@@ -90,7 +90,8 @@ func (s *Service) accept(tx *pbem.Tx, ev *Event, n int) error {
 	if err != nil {
 		return pbem.UserError("%v", err)
 	}
-	return s.begin(tx, ev, g, "Challenge "+strconv.Itoa(n)+" on the ladder "+ev.Name+": your game begins.")
+	_, err = s.begin(tx, ev, g, "Challenge "+strconv.Itoa(n)+" on the ladder "+ev.Name+": your game begins.", false)
+	return err
 }
 
 // expire settles the ladder's challenges whose time to answer ran out,

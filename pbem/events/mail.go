@@ -129,7 +129,7 @@ func (s *Service) Join(tx *pbem.Tx, id int64, addr string) (string, error) {
 	case err != nil:
 		return "", pbem.UserError("%v", err)
 	}
-	text := fmt.Sprintf("You joined %s (tournament %d): %s.\n\nWhen your games start you get their boards, one mail each. To leave before: withdraw %d\n", ev.Name, id, describe(ev), id)
+	text := fmt.Sprintf("You joined %s (tournament %d): %s.\n\nWhen your games start you get their boards: one mail for the games that start together. To leave before: withdraw %d\n", ev.Name, id, describe(ev), id)
 	if ev.WhenFull && ev.T.Full() {
 		text += "\nThe field is full: the tournament starts now. Your first board comes in a mail of its own.\n"
 		return text, s.step(tx, ev)
