@@ -43,6 +43,11 @@ type Options struct {
 	// Days (ladder): how long a challenge waits for its answer before it
 	// is lost; 0 is DefaultDays.
 	Days int `json:"days,omitempty"`
+	// Deadline (all but the ladder): a game still under way this many
+	// days after it began is ended a draw, so that one slow game does not
+	// hold up the next round for ever (the service that plays the games
+	// enforces it: docs/tournaments.md); 0 for none.
+	Deadline int `json:"deadline,omitempty"`
 }
 
 // The ladder's defaults.
@@ -227,7 +232,10 @@ func (t *Tournament) Validate() error {
 	if t.Format != Ladder && (o.Reach != 0 || o.Days != 0) {
 		return bad("reach and days are for a ladder")
 	}
-	if o.Reach < 0 || o.Days < 0 || o.MaxPlayers < 0 {
+	if t.Format == Ladder && o.Deadline != 0 {
+		return bad("a ladder's games have no deadline: its challenges have days to answer")
+	}
+	if o.Reach < 0 || o.Days < 0 || o.MaxPlayers < 0 || o.Deadline < 0 {
 		return bad("a negative setting")
 	}
 	return nil

@@ -183,8 +183,18 @@ func formatShort(t mailgames.TournamentSummary) string {
 }
 
 // formatLong is a tournament's format in sentences, with what its
-// settings mean.
+// settings mean, and its games' deadline.
 func formatLong(t mailgames.TournamentSummary) string {
+	s := formatRules(t)
+	if d := t.Settings.Deadline; d > 0 {
+		s += fmt.Sprintf(" A game still under way %s after it began is ended a draw.", plural(d, "day", "days"))
+	}
+	return s
+}
+
+// formatRules is a tournament's format in sentences, with what its
+// settings mean.
+func formatRules(t mailgames.TournamentSummary) string {
 	o := t.Settings
 	switch t.Format {
 	case tournament.Swiss:

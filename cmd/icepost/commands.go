@@ -85,7 +85,7 @@ func init() {
 			{name: "forget", args: "ADDRESS", summary: "replace a player's address and name by a pseudonym everywhere, the archive's records included; the games stay", run: onServer(playersForget)},
 		}},
 		{name: "tournament", args: "[-db PATH | -config FILE] COMMAND [args]", summary: "tournaments by mail: create one, list, show, start, cancel, pair", run: cmdTournament, subcommands: []command{
-			{name: "create", args: "-game G -format roundrobin|swiss|knockout|ladder [-rounds N] [-double] [-sections K] [-final] [-by-rounds] [-seats N] [-max N] [-days N] [-start DATE|full] [-players ADDR,...] [-option name=value]... NAME",
+			{name: "create", args: "-game G -format roundrobin|swiss|knockout|ladder [-rounds N] [-double] [-sections K] [-final] [-by-rounds] [-seats N] [-max N] [-days N] [-deadline DAYS] [-reach N] [-answer-days N] [-start DATE|full] [-players ADDR,...] [-option name=value]... NAME",
 				summary: "a new tournament, open for players to join by mail (join N); bot:LEVEL players fill a field", run: onServer(tournamentCreate)},
 			{name: "list", args: "", summary: "every tournament: format, status, players, games", run: onServer(tournamentList)},
 			{name: "show", args: "[-json] ID", summary: "a tournament's rounds with their games by mail and results, and its standings with tie-breaks", run: onServer(tournamentShow)},

@@ -45,6 +45,9 @@ func tournamentCreate(e *env, srv *pbem.Handler, args []string) int {
 	byRounds := fs.Bool("by-rounds", false, "round robin: a round starts when the last has ended (default: all games at once)")
 	maxPlayers := fs.Int("max", 0, "the most players it takes (0: no limit)")
 	days := fs.Int("days", 0, "days per move (0: no time limit)")
+	deadline := fs.Int("deadline", 0, "days a game may last: one still under way then is ended a draw, so the next round can start (0: none; not for a ladder)")
+	reach := fs.Int("reach", 0, "ladder: how many places above a player may challenge (default 3)")
+	answer := fs.Int("answer-days", 0, "ladder: days a challenge waits for its answer before it is lost (default 7)")
 	start := fs.String("start", "", "when it starts by itself: a date (2026-12-24 or 2026-12-24T18:00), or full (when -max have joined); default: when you start it")
 	var players, options stringList
 	fs.Var(&players, "players", "players who join at once: addresses, or bot:LEVEL for the server's bot (give it several times, or with commas)")
@@ -58,7 +61,8 @@ func tournamentCreate(e *env, srv *pbem.Handler, args []string) int {
 		return exitUsage
 	}
 	spec := events.Spec{Name: fs.Arg(0), Game: *game, Format: tournament.Format(*format), Seats: *seats, Days: *days, Players: players,
-		Settings: tournament.Options{Rounds: *rounds, Double: *double, Sections: *sections, Final: *final, ByRounds: *byRounds, MaxPlayers: *maxPlayers}}
+		Settings: tournament.Options{Rounds: *rounds, Double: *double, Sections: *sections, Final: *final, ByRounds: *byRounds, MaxPlayers: *maxPlayers,
+			Deadline: *deadline, Reach: *reach, Days: *answer}}
 	if len(options) > 0 {
 		spec.Options = map[string]string{}
 		for _, o := range options {

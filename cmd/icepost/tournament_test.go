@@ -20,6 +20,8 @@ func TestOperatorTournament(t *testing.T) {
 		{[]string{"create", "-game", "icesickle", "-format", "swiss", "-rounds", "3", "-start", "soon", "Club"}, "2026-12-24"},
 		{[]string{"create", "-game", "icesickle", "-format", "swiss", "-rounds", "3"}, "one NAME"},
 		{[]string{"create", "-game", "pikemen", "-format", "roundrobin", "-option", "target", "Club"}, "name=value"},
+		{[]string{"create", "-game", "pikemen", "-format", "ladder", "-deadline", "5", "Club"}, "no deadline"},
+		{[]string{"create", "-game", "pikemen", "-format", "swiss", "-rounds", "3", "-reach", "2", "Club"}, "for a ladder"},
 	} {
 		code, out, errs := runOp(t, append([]string{"tournament", "-db", db}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errs, c.want) {
@@ -71,5 +73,22 @@ func TestOperatorTournament(t *testing.T) {
 	}
 	if code, _, errs := runOp(t, "tournament", "-db", db, "cancel", "1"); code == exitOK || !strings.Contains(errs, "cancelled already") {
 		t.Errorf("cancel twice: exit %d, %q", code, errs)
+	}
+	// The settings given are the tournament's.
+	code, out, errs = runOp(t, "tournament", "-db", db, "create", "-game", "pikemen", "-format", "ladder", "-reach", "2", "-answer-days", "4", "Club Ladder")
+	if code != exitOK {
+		t.Fatalf("create a ladder: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runOp(t, "tournament", "-db", db, "create", "-game", "pikemen", "-format", "swiss", "-rounds", "3", "-deadline", "30", "Club Slow")
+	if code != exitOK {
+		t.Fatalf("create with a deadline: exit %d\n%s%s", code, out, errs)
+	}
+	for id, wants := range map[string][]string{"2": {`"reach": 2`, `"days": 4`}, "3": {`"deadline": 30`}} {
+		code, out, _ := runOp(t, "tournament", "-db", db, "show", "-json", id)
+		for _, want := range wants {
+			if code != exitOK || !strings.Contains(out, want) {
+				t.Errorf("show -json %s lacks %s:\n%s", id, want, out)
+			}
+		}
 	}
 }

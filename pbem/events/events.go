@@ -415,6 +415,9 @@ func (s *Service) tickOne(tx *pbem.Tx, ev *Event) error {
 
 // advance is step without the store.
 func (s *Service) advance(tx *pbem.Tx, ev *Event) error {
+	if err := s.enforceDeadline(tx, ev); err != nil {
+		return err
+	}
 	if err := s.recordResults(tx, ev); err != nil {
 		return err
 	}
@@ -521,6 +524,37 @@ func (s *Service) begin(tx *pbem.Tx, ev *Event, g tournament.Game, news string, 
 	}
 	ev.GameIDs[g.Tag()] = id
 	return id, nil
+}
+
+// enforceDeadline ends as a draw each of the tournament's games still
+// under way its Deadline days after it began (tournament.Options), and
+// tells its players why.
+func (s *Service) enforceDeadline(tx *pbem.Tx, ev *Event) error {
+	days := ev.T.Options.Deadline
+	if days <= 0 {
+		return nil
+	}
+	cut := tx.Now().Add(-time.Duration(days) * 24 * time.Hour).Unix()
+	for _, g := range ev.T.Games {
+		id, ok := ev.GameIDs[g.Tag()]
+		if !ok || !g.Playable() {
+			continue
+		}
+		var status string
+		var began int64
+		if err := tx.SQL().QueryRowContext(tx.Context(), `SELECT status, created_at FROM pbem_games WHERE id = ?`, id).Scan(&status, &began); err != nil {
+			return err
+		}
+		if status != mailgames.Active || began > cut {
+			continue
+		}
+		draw := notation.ResultString(rules.Outcome{Over: true}, len(g.Players))
+		news := fmt.Sprintf("The game reached %s's deadline: %d days after it began, it is ended a draw.", ev.Name, days)
+		if err := tx.EndGame(id, draw, news); err != nil {
+			return fmt.Errorf("game %d (%s) at its deadline: %w", id, g.Tag(), err)
+		}
+	}
+	return nil
 }
 
 // recordResults records the results of the tournament's games that

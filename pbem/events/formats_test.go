@@ -260,8 +260,8 @@ func TestWithdrawalAndTimeout(t *testing.T) {
 		t.Fatalf("round 2 has %d games, want 2", len(r2))
 	}
 	// In round 2, the first game's seat 1 withdraws after one game of
-	// three: fewer than half played, so their games are annulled, the
-	// one under way ended without a result.
+	// three: in a Swiss the game played stands, the one under way is
+	// lost (docs/tournaments.md), and the player is paired no more.
 	leaver := r2[0].Players[0]
 	if err := h.Transact(ctx, func(tx *pbem.Tx) error {
 		_, err := svc.Withdraw(tx, id, leaver)
@@ -273,8 +273,16 @@ func TestWithdrawalAndTimeout(t *testing.T) {
 	if err := h.DB.QueryRow(`SELECT status FROM pbem_games WHERE id = ?`, ev.GameIDs[r2[0].Tag()]).Scan(&status); err != nil {
 		t.Fatal(err)
 	}
-	if status == "active" {
-		t.Errorf("the leaver's game under way is still %s", status)
+	if status != "finished" {
+		t.Errorf("the leaver's game under way is %s, want finished (lost)", status)
+	}
+	for _, g := range show(t, svc, id).T.Games {
+		switch {
+		case g.Round == 1 && slices.Contains(g.Players, leaver) && (g.Result == nil || g.Annulled):
+			t.Errorf("the leaver's round-1 game does not stand: %+v", g)
+		case g.Tag() == r2[0].Tag() && (g.Result == nil || g.Result.Places[0] != 2):
+			t.Errorf("the leaver's game under way is not lost: %+v", g.Result)
+		}
 	}
 	if err := h.Transact(ctx, func(tx *pbem.Tx) error {
 		_, err := svc.Withdraw(tx, id, leaver)
@@ -343,4 +351,120 @@ func TestWithdrawalAndTimeout(t *testing.T) {
 	if !paired {
 		t.Errorf("the player who lost on time (%s) is not in round 3", loser)
 	}
+}
+
+// A Swiss with a deadline of ten days: a game still under way ten days
+// after it began is ended a draw, its players told, and the next round
+// is paired; before the deadline nothing happens.
+func TestDeadlineEndsASlowGame(t *testing.T) {
+	t.Parallel()
+	svc, h, clock := service(t)
+	ctx := context.Background()
+	id, err := svc.Create(ctx, events.Spec{Name: "Slow", Game: "counting", Format: tournament.Swiss,
+		Settings: tournament.Options{Rounds: 2, Deadline: 10}, Players: people(4)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Start(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	ev := show(t, svc, id)
+	fast := ev.T.Games[0]
+	endGame(t, h, ev.GameIDs[fast.Tag()], "1-0")
+	clock.Add(10*24*3600 - 60)
+	if err := svc.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ev = show(t, svc, id); len(ev.T.Games) != 2 || !ev.T.Games[1].Playable() {
+		t.Fatalf("a minute before the deadline: %d games, the slow one %+v", len(ev.T.Games), ev.T.Games[1])
+	}
+	clock.Add(60)
+	if err := svc.Tick(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ev = show(t, svc, id)
+	slow := ev.T.Games[1]
+	if slow.Result == nil || slow.Result.Places[0] != slow.Result.Places[1] {
+		t.Fatalf("at the deadline the slow game's result is %+v, want a draw", slow.Result)
+	}
+	var record string
+	if err := h.DB.QueryRow(`SELECT record FROM pbem_games WHERE id = ?`, ev.GameIDs[slow.Tag()]).Scan(&record); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(record, `[Result "1/2-1/2"]`) {
+		t.Errorf("the slow game's record:\n%s", record)
+	}
+	if len(ev.T.Games) != 4 {
+		t.Errorf("%d games after the deadline, want round 2 paired (4)", len(ev.T.Games))
+	}
+	if _, err := svc.Create(ctx, events.Spec{Name: "Ladder with a deadline", Game: "counting", Format: tournament.Ladder,
+		Settings: tournament.Options{Deadline: 3}}); err == nil {
+		t.Error("a ladder took a deadline")
+	}
+}
+
+// A player withdraws from a round robin at tables of three after two of
+// their three games: the third is lost, the other two players share
+// first place in the tournament, and the game by mail ends (a draw: a
+// game by mail has one winner or none).
+func TestWithdrawalAtATable(t *testing.T) {
+	t.Parallel()
+	svc, h, _ := service(t)
+	ctx := context.Background()
+	ps := people(4)
+	id, err := svc.Create(ctx, events.Spec{Name: "Tables", Game: "counting", Seats: 3, Format: tournament.RoundRobin, Players: ps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Start(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	ev := show(t, svc, id)
+	leaver := ps[0]
+	var played int
+	var left tournament.Game
+	for _, g := range ev.T.Games {
+		if !slices.Contains(g.Players, leaver) {
+			continue
+		}
+		if played == 2 {
+			left = g
+			continue
+		}
+		endGame(t, h, ev.GameIDs[g.Tag()], "1-0-0")
+		played++
+	}
+	if err := h.Transact(ctx, func(tx *pbem.Tx) error {
+		_, err := svc.Withdraw(tx, id, leaver)
+		return err
+	}); err != nil {
+		t.Fatalf("withdrawing after two games of three: %v", err)
+	}
+	ev = show(t, svc, id)
+	for _, g := range ev.T.Games {
+		if g.Tag() != left.Tag() {
+			continue
+		}
+		if g.Result == nil || g.Annulled {
+			t.Fatalf("the leaver's last game: %+v, want lost", g)
+		}
+		at := slices.Index(g.Players, leaver)
+		for i, p := range g.Result.Places {
+			if want := 1 + 2*boolInt(i == at); p != want {
+				t.Errorf("the leaver's last game places %v (leaver at seat %d)", g.Result.Places, at+1)
+				break
+			}
+		}
+	}
+	var status string
+	if err := h.DB.QueryRow(`SELECT status FROM pbem_games WHERE id = ?`, ev.GameIDs[left.Tag()]).Scan(&status); err != nil || status != "finished" {
+		t.Errorf("the game by mail is %s (%v), want finished", status, err)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

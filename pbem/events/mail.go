@@ -9,7 +9,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"icepost/notation"
 	"icepost/pbem"
+	"icepost/rules"
 	"icepost/tournament"
 )
 
@@ -89,6 +91,9 @@ func describe(ev *Event) string {
 	}
 	if ev.Days > 0 {
 		parts = append(parts, fmt.Sprintf("%d days a move", ev.Days))
+	}
+	if d := t.Options.Deadline; d > 0 {
+		parts = append(parts, fmt.Sprintf("a game still under way after %d days is drawn", d))
 	}
 	n := len(t.Players)
 	if t.Options.MaxPlayers > 0 {
@@ -189,21 +194,24 @@ func (s *Service) Withdraw(tx *pbem.Tx, id int64, addr string) (string, error) {
 	return text, save(tx, ev)
 }
 
-// resultText is a result as the game service's adjudication takes it:
-// "1-0", "1/2-1/2", or one score per seat.
+// resultText is a result as a game by mail can end with it (the
+// adjudication's result marker): one winner, or a draw. A result that
+// places more than one seat first (at a table of three, one player
+// withdrawn: the other two share the first place) ends the game by mail
+// a draw; the tournament counts its own result, which it holds already.
 func resultText(r tournament.Result) string {
 	n := len(r.Places)
-	if n == 2 && r.Places[0] == r.Places[1] {
-		return "1/2-1/2"
-	}
-	s := make([]string, n)
+	winner := 0
 	for i, p := range r.Places {
-		s[i] = "0"
-		if p == 1 {
-			s[i] = "1"
+		if p != 1 {
+			continue
 		}
+		if winner != 0 {
+			return notation.ResultString(rules.Outcome{Over: true}, n)
+		}
+		winner = i + 1
 	}
-	return strings.Join(s, "-")
+	return notation.ResultString(rules.Outcome{Over: true, Winner: winner}, n)
 }
 
 // Standings is tournament id's table.
