@@ -45,6 +45,10 @@ func newForgeryWorld(t *testing.T, newWorld func(testing.TB) *world) *forgeryWor
 	t.Helper()
 	w := newWorld(t)
 	w.srv.Deadlines.VacationDays = 20
+	// Everyone here is a starter, so that organize would act for ada.
+	for _, p := range []string{"ada", "bob", "cy", "dee"} {
+		w.srv.Starters = append(w.srv.Starters, w.sys.Address(p))
+	}
 	fw := &forgeryWorld{world: w}
 	fw.game("ada", "bob", 1)
 	fw.reply("ada", 1, 1, moveFor(t, w, 1, 0))
@@ -232,6 +236,7 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 		"withdraw":         "withdraw 1",
 		"climb":            "climb 3 1",
 		"defend":           "defend 4",
+		"organize":         "organize icesickle swiss rounds=3 start=full max=8 Forged Open",
 		"accept":           "accept",
 		"decline":          "decline",
 		"observe":          "observe 3",

@@ -4,12 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"icepost/engine"
 	"icepost/pbem/mailaddr"
+	"icepost/pbem/mailread"
 	"icepost/rules"
 	"icepost/rules/games"
 )
@@ -105,6 +107,9 @@ type Events interface {
 	// addr answers the challenge against them there.
 	Climb(t *Tx, id int64, place int, addr string) (string, error)
 	Defend(t *Tx, id int64, addr string) (string, error)
+	// Organize: addr, one of the server's starters, creates a tournament
+	// (c is an organize command: its game, format, settings and name).
+	Organize(t *Tx, c mailread.Command, addr string) (string, error)
 }
 
 // UserError is a refusal a service gives a player: the answer says it,
@@ -212,6 +217,13 @@ func (h *handling) eventCommand(r *request) error {
 		text, err = h.s.Events.Climb(t, n, int(r.cmd.Number2), h.msg.From)
 	case "defend":
 		text, err = h.s.Events.Defend(t, n, h.msg.From)
+	case "organize":
+		// Only the starters named in the settings; with none named,
+		// nobody: a tournament by mail is the operator's to allow.
+		if !slices.ContainsFunc(h.s.Starters, func(a string) bool { return mailaddr.Equal(a, h.msg.From) }) {
+			return userErrorf(nil, "only the players the server names as starters may organize a tournament by mail: ask the server's operator.")
+		}
+		text, err = h.s.Events.Organize(t, r.cmd, h.msg.From)
 	default:
 		return fmt.Errorf("pbem: %q is no command of the tournaments", r.cmd.Verb)
 	}

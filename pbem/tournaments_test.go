@@ -296,3 +296,45 @@ func TestRoundRobinOneMailEach(t *testing.T) {
 		t.Errorf("ada's moves played in %d games, want %d", n, moved)
 	}
 }
+
+// TestOrganizeByMail: a player the settings name as a starter creates a
+// tournament by mail; nobody else may, and with no starters named nobody
+// may. Bad settings are answered and create nothing.
+func TestOrganizeByMail(t *testing.T) {
+	w := newWorld(t)
+	svc := withTournaments(w)
+	count := func() int { return countRows(t, w, `SELECT count(*) FROM pbem_events`) }
+	line := "organize icesickle swiss rounds=2 max=4 start=full days=3 Club Spring Swiss"
+	w.send("ada", line)
+	w.wantLast("ada", "only the players the server names as starters may organize a tournament by mail")
+	w.srv.Starters = []string{w.sys.Address("ada")}
+	w.send("bob", line)
+	w.wantLast("bob", "only the players the server names as starters")
+	for _, c := range []struct{ line, want string }{
+		{"organize icesickle swiss rounds=2 Club Spring Swiss", "say when Club Spring Swiss starts"},
+		{"organize icesickle swiss rounds=2 start=yesterday Club Spring Swiss", "write start=full, or a date"},
+		{"organize icesickle swiss rounds=2 start=2020-01-01 Club Spring Swiss", "is not in the future"},
+		{"organize icesickle swiss start=full max=4 Club Spring Swiss", "rounds"},
+		{"organize icesickle swiss rounds=2 start=full Club Spring Swiss", "needs its number of players"},
+		{"organize pikemen swiss rounds=2 max=4 start=full target=1000 Club Spring Swiss", "target must be 1..255"},
+		{"organize icesickle swiss rounds=many max=4 start=full Club Spring Swiss", "rounds=many: give a number"},
+		{"organize icesickle roundrobin double=perhaps max=4 start=full Club Spring Swiss", "write double=yes or double=no"},
+	} {
+		w.send("ada", c.line)
+		w.wantLast("ada", c.want)
+		if n := count(); n != 0 {
+			t.Fatalf("%q created %d tournaments", c.line, n)
+		}
+	}
+	w.send("ada", line)
+	w.wantLast("ada", "You organized Club Spring Swiss: tournament 1.", "IceSickle, Swiss of 2 rounds, 3 days a move, 0 of 4 players, starts when full", "join 1")
+	w.send("ada", line)
+	w.wantLast("ada", `a tournament is named "Club Spring Swiss" already`)
+	for _, p := range []string{"ada", "bob", "cy", "dee"} {
+		w.send(p, "join 1")
+	}
+	ev, err := svc.Show(w.ctx, 1)
+	if err != nil || ev.Status != events.Running || ev.Days != 3 {
+		t.Fatalf("the tournament organized by mail after four joins: %+v, %v", ev, err)
+	}
+}

@@ -79,12 +79,34 @@ type Event struct {
 
 // Create stores a new tournament, open, with its first players.
 func (s *Service) Create(ctx context.Context, spec Spec) (int64, error) {
+	p, err := prepare(spec)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = s.Handler.Transact(ctx, func(tx *pbem.Tx) error {
+		id, err = s.insert(tx, p)
+		return err
+	})
+	return id, err
+}
+
+// prepared is a tournament's spec checked, before it is stored.
+type prepared struct {
+	spec Spec
+	t    *tournament.Tournament
+	game string // the game's name
+	opts string // its options, as JSON
+}
+
+// prepare checks spec, and makes its tournament.
+func prepare(spec Spec) (prepared, error) {
 	rg, ok := games.Lookup(spec.Game)
 	if !ok {
-		return 0, fmt.Errorf("no game %q: the games are %s", spec.Game, strings.Join(games.Names(), ", "))
+		return prepared{}, fmt.Errorf("no game %q: the games are %s", spec.Game, strings.Join(games.Names(), ", "))
 	}
 	if strings.TrimSpace(spec.Name) == "" {
-		return 0, errors.New("give the tournament a name")
+		return prepared{}, errors.New("give the tournament a name")
 	}
 	seats := spec.Seats
 	if seats == 0 {
@@ -96,68 +118,70 @@ func (s *Service) Create(ctx context.Context, spec Spec) (int64, error) {
 	var opts rules.Options
 	for name, v := range spec.Options {
 		if err := opts.Set(name, v); err != nil {
-			return 0, fmt.Errorf("%s: option %s=%s: %w", rg.Name(), name, v, err)
+			return prepared{}, fmt.Errorf("%s: option %s=%s: %w", rg.Name(), name, v, err)
 		}
 	}
 	opts.Seats = seats
 	if _, err := rg.Start(opts); err != nil {
-		return 0, fmt.Errorf("%s at %d seats: %w", rg.Name(), seats, err)
+		return prepared{}, fmt.Errorf("%s at %d seats: %w", rg.Name(), seats, err)
 	}
 	t, err := tournament.New(spec.Name, spec.Format, seats, spec.Settings)
 	if err != nil {
-		return 0, err
+		return prepared{}, err
 	}
 	if spec.WhenFull && spec.Settings.MaxPlayers == 0 {
-		return 0, errors.New("a tournament that starts when full needs a number of players (MaxPlayers)")
+		return prepared{}, errors.New("a tournament that starts when full needs its number of players: -max N (by mail, max=N)")
 	}
 	optsJSON, err := json.Marshal(spec.Options)
 	if err != nil {
+		return prepared{}, err
+	}
+	return prepared{spec: spec, t: t, game: rg.Name(), opts: string(optsJSON)}, nil
+}
+
+// insert stores pr's tournament with its first players in tx, and
+// returns its number.
+func (s *Service) insert(tx *pbem.Tx, pr prepared) (int64, error) {
+	spec, t, game := pr.spec, pr.t, pr.game
+	bots := map[string]int{}
+	for _, p := range spec.Players {
+		if lvl, ok := strings.CutPrefix(p, "bot:"); ok {
+			if n, err := strconv.Atoi(lvl); err != nil || n < 1 || n > engine.MaxLevel {
+				return 0, fmt.Errorf("player %q: a bot is bot:LEVEL, a level from 1 to %d", p, engine.MaxLevel)
+			}
+			bots[p]++
+			if n := bots[p]; n > 1 {
+				p += ":" + strconv.Itoa(n)
+			}
+		} else {
+			a, err := mailaddr.Canonical(p)
+			if err != nil {
+				return 0, fmt.Errorf("player %q: %v: give a mail address, or bot:LEVEL", p, err)
+			}
+			p = a
+		}
+		if err := t.Join(tournament.Player{ID: p, Rating: s.rating(tx.Context(), p, game)}); err != nil {
+			return 0, err
+		}
+	}
+	state, err := json.Marshal(t)
+	if err != nil {
 		return 0, err
 	}
-	var id int64
-	err = s.Handler.Transact(ctx, func(tx *pbem.Tx) error {
-		bots := map[string]int{}
-		for _, p := range spec.Players {
-			if lvl, ok := strings.CutPrefix(p, "bot:"); ok {
-				if n, err := strconv.Atoi(lvl); err != nil || n < 1 || n > engine.MaxLevel {
-					return fmt.Errorf("player %q: a bot is bot:LEVEL, a level from 1 to %d", p, engine.MaxLevel)
-				}
-				bots[p]++
-				if n := bots[p]; n > 1 {
-					p += ":" + strconv.Itoa(n)
-				}
-			} else {
-				a, err := mailaddr.Canonical(p)
-				if err != nil {
-					return fmt.Errorf("player %q: %v: give a mail address, or bot:LEVEL", p, err)
-				}
-				p = a
-			}
-			if err := t.Join(tournament.Player{ID: p, Rating: s.rating(tx.Context(), p, rg.Name())}); err != nil {
-				return err
-			}
+	var starts any
+	if !spec.StartsAt.IsZero() {
+		starts = spec.StartsAt.Unix()
+	}
+	now := tx.Now().Unix()
+	res, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO pbem_events (name, game, options, days, status, starts_at, when_full, state, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, spec.Name, game, pr.opts, spec.Days, Open, starts, spec.WhenFull, string(state), now, now)
+	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE") {
+			return 0, fmt.Errorf("a tournament is named %q already: choose another name", spec.Name)
 		}
-		state, err := json.Marshal(t)
-		if err != nil {
-			return err
-		}
-		var starts any
-		if !spec.StartsAt.IsZero() {
-			starts = spec.StartsAt.Unix()
-		}
-		now := tx.Now().Unix()
-		res, err := tx.SQL().ExecContext(tx.Context(), `INSERT INTO pbem_events (name, game, options, days, status, starts_at, when_full, state, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, spec.Name, rg.Name(), string(optsJSON), spec.Days, Open, starts, spec.WhenFull, string(state), now, now)
-		if err != nil {
-			if strings.Contains(err.Error(), "UNIQUE") {
-				return fmt.Errorf("a tournament is named %q already: choose another name", spec.Name)
-			}
-			return err
-		}
-		id, err = res.LastInsertId()
-		return err
-	})
-	return id, err
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 // rating is a player's rating in a game, for the seeding: the archive's,

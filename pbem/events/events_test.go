@@ -194,7 +194,7 @@ func TestCreateRefuses(t *testing.T) {
 		{events.Spec{Name: "x", Game: "chess", Format: tournament.Swiss}, "no game"},
 		{events.Spec{Name: "", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}}, "name"},
 		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss}, "rounds"},
-		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, WhenFull: true}, "MaxPlayers"},
+		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, WhenFull: true}, "needs its number of players"},
 		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, Players: []string{"bot:9"}}, "a level from 1 to 5"},
 		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, Players: []string{"ada"}}, "give a mail address"},
 		{events.Spec{Name: "x", Game: "pikemen", Format: tournament.Swiss, Settings: tournament.Options{Rounds: 3}, Options: map[string]string{"target": "1000"}}, "target"},

@@ -1,6 +1,7 @@
 package mailread
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -62,6 +63,7 @@ const (
 	OptionalGame            // nothing, or a game's number as GameNumber reads it
 	Seek                    // GAME [name=value ...]
 	TwoNumbers              // two numbers: a game's or a tournament's as GameNumber reads it, then a small one
+	Organize                // GAME FORMAT [name=value ...] NAME: a tournament (Format, Name)
 )
 
 // Syntax is one command as the reader knows it.
@@ -100,6 +102,9 @@ type Command struct {
 	Seats   []string
 	// Cell: the cell named (OptionalCell), lower case; "" for none.
 	Cell string
+	// Format and Name: a tournament's (Organize): its format, lower
+	// case, and its name, its words joined by one space.
+	Format, Name string
 }
 
 // Option is a challenge's name=value.
@@ -145,6 +150,12 @@ func (c Command) String() string {
 			out = append(out, o.Name+"="+o.Value)
 		}
 		out = append(out, c.Seats...)
+	case Organize:
+		out = append(out, c.Game, c.Format)
+		for _, o := range c.Options {
+			out = append(out, o.Name+"="+o.Value)
+		}
+		out = append(out, c.Name)
 	}
 	return strings.Join(out, " ")
 }
@@ -276,6 +287,8 @@ func parseArgs(s Syntax, args []string, g Grammar) (Command, bool) {
 		return parseChallenge(c, args, g)
 	case Seek:
 		return parseSeek(c, args, g)
+	case Organize:
+		return parseOrganize(c, args, g)
 	case OptionalCell:
 		if len(args) == 0 {
 			return c, true
@@ -383,6 +396,56 @@ func parseSeek(c Command, args []string, g Grammar) (Command, bool) {
 		c.Options = append(c.Options, Option{name, val})
 	}
 	return c, true
+}
+
+// The formats a tournament may have, as Organize reads them.
+var formats = []string{"roundrobin", "swiss", "knockout", "ladder"}
+
+// maxNameLen bounds a tournament's name: it goes into subjects and the
+// records' Event tag.
+const maxNameLen = 60
+
+// parseOrganize reads "GAME FORMAT [name=value ...] NAME": the game as
+// the grammar knows it, a format, settings and the game's options, then
+// the tournament's name, words of letters, digits and ". _ - ' &".
+func parseOrganize(c Command, args []string, g Grammar) (Command, bool) {
+	if len(args) < 3 {
+		return c, false
+	}
+	name, known := g.Game(args[0])
+	if !known {
+		return c, false
+	}
+	c.Game = strings.ToLower(name)
+	c.Format = strings.ReplaceAll(strings.ToLower(args[1]), "-", "")
+	if !slices.Contains(formats, c.Format) {
+		return c, false
+	}
+	rest := args[2:]
+	for len(rest) > 0 {
+		eq := strings.IndexByte(rest[0], '=')
+		if eq <= 0 {
+			break
+		}
+		k, v := strings.ToLower(rest[0][:eq]), rest[0][eq+1:]
+		if !isWord(k) || !isWord(v) || len(c.Options) == maxOptions {
+			return c, false
+		}
+		c.Options = append(c.Options, Option{k, v})
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		return c, false
+	}
+	for _, w := range rest {
+		for i := 0; i < len(w); i++ {
+			if ch := w[i]; !isAlnum(ch) && !strings.ContainsRune(".-_'&", rune(ch)) {
+				return c, false
+			}
+		}
+	}
+	c.Name = strings.Join(rest, " ")
+	return c, len(c.Name) <= maxNameLen
 }
 
 // isWord: an option name or value, or a game id: letters, digits, ". _ -".

@@ -13,6 +13,7 @@ var grammar = Language{Games: games.Grammar{}, Verbs: []Syntax{
 	{Verb: "observe", Arg: GameNumber},
 	{Verb: "challenge", Arg: Challenge},
 	{Verb: "seek", Arg: Seek},
+	{Verb: "organize", Arg: Organize},
 	{Verb: "climb", Arg: TwoNumbers},
 	{Verb: "seeks"},
 	{Verb: "unseek"},

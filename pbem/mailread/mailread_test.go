@@ -187,6 +187,8 @@ func TestParseCommand(t *testing.T) {
 		{"challenge pikemen seats=3 bob@example.org BOT", "challenge pikemen seats=3 bob@example.org bot"},
 		{"seek Pikemen", "seek pikemen"}, {"SEEK ice-lady Days=3 rating=1400-1700", "seek icelady days=3 rating=1400-1700"},
 		{"seeks", "seeks"}, {"unseek", "unseek"}, {"climb 3 2", "climb 3 2"}, {"Climb #3 02", "climb 3 2"},
+		{"organize Pikemen Swiss Rounds=3 start=full max=8 Club Swiss 2027", "organize pikemen swiss rounds=3 start=full max=8 Club Swiss 2027"},
+		{"Organize ice-lady round-robin  Ada's  Cup", "organize icelady roundrobin Ada's Cup"},
 		{"vacation 14", "vacation 14"}, {"vacation 007", "vacation 7"}, {"Vacation OFF", "vacation off"},
 		{"digest on", "digest on"}, {"digest OFF", "digest off"},
 		// Conditional moves and previews
@@ -206,6 +208,9 @@ func TestParseCommand(t *testing.T) {
 		{"if M@d4 then S@a1 and then", ""}, {"conditions", ""}, {"conditions clear all", ""}, {"preview", ""}, {"preview it", ""},
 		{"moves please", ""}, {"moves e1 e2", ""}, {"moves 1e", ""}, {"moves abc1", ""},
 		{"climb 3", ""}, {"climb 3 x", ""}, {"climb 3 0", ""}, {"climb 0 2", ""}, {"climb 3 2 1", ""}, {"climb 3 1000", ""},
+		{"organize pikemen swiss", ""}, {"organize pikemen swiss rounds=3", ""}, {"organize chess swiss Club", ""},
+		{"organize pikemen league Club", ""}, {"organize pikemen swiss Club <b>", ""}, {"organize pikemen swiss Club\"Cup", ""},
+		{"organize pikemen swiss " + strings.Repeat("Long ", 13), ""},
 		{"seek", ""}, {"seek chess", ""}, {"seek pikemen bob@example.org", ""}, {"seek pikemen bot", ""}, {"seeks all", ""},
 		{"analyze 0", ""}, {"analyze it", ""}, {"analyze 12 13", ""}, {"analyze #", ""},
 	}
