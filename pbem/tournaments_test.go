@@ -128,6 +128,11 @@ func TestTournamentsByMail(t *testing.T) {
 				w.runBots()
 				w.d.Tick(w.ctx)
 			}
+			// Its game is in the archive with its event and round, as the
+			// archive's search by event finds it.
+			if n := countRows(t, w, `SELECT count(*) FROM games WHERE event = 'Bots'' Final' AND round = '1.1'`); n != 1 {
+				t.Errorf("%d archived games of the bots' final with its event and round, want 1", n)
+			}
 			w.send("eve", "join 3")
 			w.wantLast("eve", "Bots' Final (tournament 3) is finished: it takes no more players.")
 			if ev, err := svc.Show(w.ctx, full); err != nil || len(ev.T.Players) != 2 {
