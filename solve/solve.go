@@ -76,11 +76,8 @@ var ErrSeats = errors.New("solve: only games of two seats can be solved")
 // Win is safe to call from several goroutines; each call has its own
 // positions.
 func Win(ctx context.Context, s rules.State, n, budget int) (Result, error) {
-	if n < 1 || n > MaxMoves {
-		return Result{}, fmt.Errorf("solve: a win in %d moves asked; ask for 1 to %d", n, MaxMoves)
-	}
-	if seats := s.Options().Seats; seats != 2 {
-		return Result{}, fmt.Errorf("%w (this %s has %d)", ErrSeats, s.Game().Name(), seats)
+	if err := checkArgs(s, n); err != nil {
+		return Result{}, err
 	}
 	if s.Outcome().Over || s.ToMove() == 0 {
 		return Result{}, nil
@@ -89,6 +86,40 @@ func Win(ctx context.Context, s rules.State, n, budget int) (Result, error) {
 		budget = DefaultBudget
 	}
 	return newSearcher(ctx, s, budget).win(s, n)
+}
+
+// checkArgs is the check of Win's and WinWith's arguments.
+func checkArgs(s rules.State, n int) error {
+	if n < 1 || n > MaxMoves {
+		return fmt.Errorf("solve: a win in %d moves asked; ask for 1 to %d", n, MaxMoves)
+	}
+	if seats := s.Options().Seats; seats != 2 {
+		return fmt.Errorf("%w (this %s has %d)", ErrSeats, s.Game().Name(), seats)
+	}
+	return nil
+}
+
+// WinWith is Win with the mover's first move given: whether m, a legal
+// move of s, forces a win within n own moves (m counted), In the fewest,
+// and the line that begins with m. A puzzle's answer is checked with it:
+// any move that still forces the win in the moves left is right, not
+// only the one of the stored solution.
+func WinWith(ctx context.Context, s rules.State, m rules.Move, n, budget int) (Result, error) {
+	if err := checkArgs(s, n); err != nil {
+		return Result{}, err
+	}
+	if s.Outcome().Over || s.ToMove() == 0 {
+		return Result{}, nil
+	}
+	if !rules.IsLegal(s, m) {
+		return Result{}, fmt.Errorf("solve: %s is not a legal move here", s.FormatMove(m))
+	}
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	x := newSearcher(ctx, s, budget)
+	x.first, x.only = m, true
+	return x.win(s, n)
 }
 
 // win is Win once its arguments are checked.
@@ -134,6 +165,8 @@ type searcher struct {
 	visits    int             // since ctx was last asked
 	budget    int             // Win's budget
 	visited   int             // positions visited, for the benchmarks
+	first     rules.Move      // WinWith's move, the only one at ply 0 while only is set
+	only      bool
 }
 
 // scored is a move and what it gains the mover at once, to order by.
@@ -206,6 +239,9 @@ func (x *searcher) value(m rules.Mutable) int {
 func (x *searcher) or(ply, k int) bool {
 	cur := x.at(ply)
 	ms := cur.Moves(x.bufs[ply][:0])
+	if ply == 0 && x.only {
+		ms = append(ms[:0], x.first) // WinWith: the one move given
+	}
 	x.bufs[ply] = ms
 	if len(ms) == 0 {
 		return false
@@ -341,6 +377,7 @@ func (x *searcher) line(s rules.State, k int) []rules.Move {
 			if !ok {
 				break
 			}
+			x.only = false // WinWith's move is the first only
 			next, err := s.Play(m)
 			if err != nil {
 				break

@@ -418,3 +418,45 @@ func TestWinAgreesOnSparsePikemen(t *testing.T) {
 		t.Errorf("no win in 2 or in 3 among the positions (%v): change the seed", found)
 	}
 }
+
+// WinWith agrees with Win: a move is right (In > 0 within n) exactly when
+// it starts a forced win within n, by the brute force; the line starts
+// with it.
+func TestWinWith(t *testing.T) {
+	ctx := context.Background()
+	right, wrong := 0, 0
+	for _, k := range kinds() {
+		if k.game.Name() == "Pikemen" {
+			continue // TestKnownPositions's Pikemen positions below
+		}
+		for _, s := range positions(t, k, 3, 12) {
+			r, err := Win(ctx, s, 2, 0)
+			if err != nil || r.In == 0 {
+				continue
+			}
+			for _, m := range s.Moves(nil) {
+				w, err := WinWith(ctx, s, m, r.In, 0)
+				if err != nil || w.Exhausted {
+					t.Fatalf("%s: %+v, %v", s.Code(), w, err)
+				}
+				next, _ := s.Play(m)
+				want := brute(next, s.ToMove(), r.In-1)
+				if (w.In > 0) != want {
+					t.Fatalf("%s: WinWith(%s) says in %d; the brute force %v", s.Code(), s.FormatMove(m), w.In, want)
+				}
+				if w.In > 0 {
+					if w.Line[0] != m {
+						t.Fatalf("%s: the line %v does not start with %s", s.Code(), tokens(s, w.Line), s.FormatMove(m))
+					}
+					checkLine(t, s, w)
+					right++
+				} else {
+					wrong++
+				}
+			}
+		}
+	}
+	if right == 0 || wrong == 0 {
+		t.Fatalf("right %d, wrong %d: the test says little", right, wrong)
+	}
+}
