@@ -14,7 +14,7 @@
 // Tables: games (records in record.go's formats), players,
 // player_aliases, seats, tags, the position index (pos_runs, pos_blocks,
 // move_tokens: posindex.go), game_text (FTS4) and game_languages (text.go),
-// quarantine, archive_state,
+// quarantine, archive_state, puzzles and puzzle_searches (puzzles.go),
 // and archive_migrations for the schema version.
 package archive
 
