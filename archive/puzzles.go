@@ -384,3 +384,27 @@ func (a *Archive) CountTry(ctx context.Context, id int64, attempt, solved bool) 
 		b(attempt), b(solved), b(attempt), id)
 	return err
 }
+
+// PuzzlesIn lists the stored puzzles of the games q selects (its Limit
+// and Offset ignored), by id: what archive puzzles writes.
+func (a *Archive) PuzzlesIn(ctx context.Context, q Query) ([]*StoredPuzzle, error) {
+	q.Limit, q.Offset = 0, 0
+	b, err := a.where(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := a.db.QueryContext(ctx, "SELECT "+puzzleCols+" FROM puzzles p JOIN games g ON g.id = p.game_id"+b.where()+" ORDER BY p.id", b.args...)
+	if err != nil {
+		return nil, fmt.Errorf("puzzles: %w", err)
+	}
+	defer rows.Close()
+	var out []*StoredPuzzle
+	for rows.Next() {
+		p, err := scanPuzzle(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
