@@ -10,9 +10,10 @@
 // page's updates, picking a move on a play page's board). The archive's
 // pages only read: the mail daemon's database is opened read-only, and
 // SQL is built only by the archive, with bound parameters. The one way
-// in to change anything is the play pages (play.go), which exist only
+// in to change a game is the play pages (play.go), which exist only
 // when the site is given a Player (icepost web -config) and hand each
-// command to the mail daemon's own code.
+// command to the mail daemon's own code; the one other write is the
+// count of tries in a puzzle's own row (puzzles.go).
 package web
 
 import (
@@ -87,6 +88,7 @@ type Site struct {
 
 	ratings ratingsCache
 	live    liveHub
+	puzzles puzzleGate // puzzles.go
 }
 
 // New makes the site. mail may be nil (an interface holding no value,
@@ -132,6 +134,12 @@ func (s *Site) Handler() http.Handler {
 	page("GET /tournaments", s.tournamentsPage)
 	page("GET /tournament/{id}", s.tournamentPage)
 	page("GET /tournament/{id}/feed", s.tournamentFeed)
+	page("GET /puzzles", s.puzzlesPage)
+	page("GET /puzzle/{id}", s.puzzlePage)
+	page("POST /puzzle/{id}", s.puzzlePage)
+	page("GET /puzzle/{id}/record", s.puzzleRecord)
+	mux.Handle("GET /puzzle/{id}/at/{mine}/moves.json", s.wrapJSON(s.puzzleMoves))
+	mux.Handle("GET /puzzle/{id}/at/{mine}/after.json", s.wrapJSON(s.puzzleAfter))
 	page("GET /play/{cap}", s.playPage)
 	page("POST /play/{cap}", s.playPage)
 	mux.Handle("GET /play/{cap}/moves.json", s.wrapJSON(s.playMoves))
