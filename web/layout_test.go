@@ -29,7 +29,8 @@ import (
 // started, so the home page and the seeks name its address) and its
 // tournaments (withTournaments: one of each format, and one open), two
 // regulars (established ratings), one game of four seats (fourSeats) and
-// the play page of a seat to move (play, its board's cells buttons).
+// the play page of a seat to move (play, its board's cells buttons),
+// and the puzzles (withPuzzles): their list and one to solve.
 func pageTypes(four int64, play string) []struct{ name, path string } {
 	return []struct{ name, path string }{
 		{"home", "/"},
@@ -52,6 +53,8 @@ func pageTypes(four int64, play string) []struct{ name, path string } {
 		{"tournament-open", "/tournament/5"},
 		{"error", "/search?since=2021.13.45"},
 		{"play", play},
+		{"puzzles", "/puzzles"},
+		{"puzzle", "/puzzle/1"}, // withPuzzles's first
 	}
 }
 
@@ -151,6 +154,7 @@ func TestBrowserLayout(t *testing.T) {
 	site.Play = mail.srv
 	play := "/play/" + mail.srv.PlayCapability(1, 2)
 	regulars(t, a, 48)
+	withPuzzles(t, a)
 	four := fourSeats(t, site)
 	// ICEPOST_LAYOUT_SHOTS=DIR writes every page at every width there,
 	// to look at (80 pictures: not for docs/).
@@ -160,7 +164,7 @@ func TestBrowserLayout(t *testing.T) {
 		for _, p := range pageTypes(four, play) {
 			t.Run(fmt.Sprintf("%s-%d", p.name, w), func(t *testing.T) {
 				do(t, ctx, viewport(w), chromedp.Navigate(ts.URL+p.path), chromedp.WaitVisible(css(`main`)))
-				if p.name == "play" { // the script makes the board's cells buttons
+				if p.name == "play" || p.name == "puzzle" { // the script makes the board's cells buttons
 					do(t, ctx, chromedp.WaitVisible(css(`div.board [role="button"]`)))
 				}
 				o := value(t, ctx, chromedp.Evaluate[overflow](fmt.Sprintf("%s(%d)", overflowJS, w)))
@@ -219,6 +223,7 @@ func TestBrowserAccessibility(t *testing.T) {
 	site.Play = mail.srv
 	play := "/play/" + mail.srv.PlayCapability(1, 2)
 	regulars(t, a, 48)
+	withPuzzles(t, a)
 	four := fourSeats(t, site)
 	ctx := tab(t, bctx)
 	for _, scheme := range []string{"light", "dark"} {
@@ -226,7 +231,7 @@ func TestBrowserAccessibility(t *testing.T) {
 			for _, p := range pageTypes(four, play) {
 				t.Run(fmt.Sprintf("%s-%s-%d", p.name, scheme, w), func(t *testing.T) {
 					do(t, ctx, viewport(w), colorScheme(scheme), chromedp.Navigate(ts.URL+p.path), chromedp.WaitVisible(css(`main`)))
-					if p.name == "play" {
+					if p.name == "play" || p.name == "puzzle" {
 						do(t, ctx, chromedp.WaitVisible(css(`div.board [role="button"]`)))
 					}
 					do(t, ctx, chromedp.Evaluate[chromedp.Void](string(axe)))

@@ -49,7 +49,7 @@ func withPuzzles(t testing.TB, a *archive.Archive) []*archive.StoredPuzzle {
 	if _, err := a.Import(ctx, strings.NewReader(b.String()), "puzzles.rec", archive.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.FindPuzzles(ctx, archive.Query{}, archive.PuzzleOptions{}); err != nil {
+	if _, err := a.FindPuzzles(ctx, archive.Query{Event: "Puzzle night"}, archive.PuzzleOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	ps, err := a.Puzzles(ctx, archive.PuzzleQuery{})
