@@ -64,6 +64,9 @@ func (h *handling) dispatch() (string, error) {
 	if err := h.decideSender(); err != nil {
 		return "", err
 	}
+	if handled, outcome, err := h.puzzleReply(); handled || err != nil {
+		return outcome, err
+	}
 	if len(h.msg.Commands) == 0 {
 		g, seat, err := h.mailGame()
 		if err != nil {

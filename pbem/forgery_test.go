@@ -49,6 +49,9 @@ func newForgeryWorld(t *testing.T, newWorld func(testing.TB) *world) *forgeryWor
 	for _, p := range []string{"ada", "bob", "cy", "dee"} {
 		w.srv.Starters = append(w.srv.Starters, w.sys.Address(p))
 	}
+	// An archive that serves puzzles, so that puzzle on would act for
+	// ada (it has none: she would be signed up for them).
+	w.srv.Archive = puzzleArchive{db: w.srv.DB}
 	fw := &forgeryWorld{world: w}
 	fw.game("ada", "bob", 1)
 	fw.reply("ada", 1, 1, moveFor(t, w, 1, 0))
@@ -164,6 +167,8 @@ func (fw *forgeryWorld) state() string {
 		`SELECT game_id, level, seat FROM pbem_analysis_requests ORDER BY game_id, seat`,
 		`SELECT id, address, game, terms, game_id FROM pbem_seeks ORDER BY id`,
 		`SELECT id, status, state FROM pbem_events ORDER BY id`,
+		`SELECT address, active, last_puzzle FROM pbem_puzzle_players ORDER BY address`,
+		`SELECT address, puzzle_id, moves, status FROM pbem_puzzle_tries ORDER BY address, puzzle_id`,
 	} {
 		rows, err := fw.srv.DB.Query(q)
 		if err != nil {
@@ -237,6 +242,7 @@ func forgeryCases(fw *forgeryWorld) map[string]string {
 		"climb":            "climb 3 1",
 		"defend":           "defend 4",
 		"organize":         "organize icesickle swiss rounds=3 start=full max=8 Forged Open",
+		"puzzle":           "puzzle on",
 		"accept":           "accept",
 		"decline":          "decline",
 		"observe":          "observe 3",
@@ -360,7 +366,10 @@ func TestForgedAuthenticationResults(t *testing.T) {
 			// One world, and in it one game per header: ada's only active
 			// game is the last, waiting for her move.
 			w := b.new(t)
-			fw := &forgeryWorld{world: w}
+			// An archive that serves puzzles, so that puzzle on would act for
+	// ada (it has none: she would be signed up for them).
+	w.srv.Archive = puzzleArchive{db: w.srv.DB}
+	fw := &forgeryWorld{world: w}
 			ada := w.sys.Address("ada")
 			for i, h := range headers {
 				if i > 0 {

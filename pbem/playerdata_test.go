@@ -125,6 +125,30 @@ func TestForgetPlayer(t *testing.T) {
 		}
 	}
 	w.step()
+	// ada's seek, her daily puzzle, and two tournaments that name her:
+	// while one is open she is not forgotten.
+	w.send("ada", "seek pikemen")
+	for _, q := range []string{
+		`INSERT INTO pbem_puzzle_players (address, active, last_puzzle, sent_at) VALUES ('ada@club.test', 1, 3, 0)`,
+		`INSERT INTO pbem_puzzle_tries (address, puzzle_id, moves, status, updated_at) VALUES ('ada@club.test', 3, 'c3', 'open', 0)`,
+		`INSERT INTO pbem_events (name, game, options, days, status, when_full, state, created_at, updated_at)
+			VALUES ('Old Cup', 'IceSickle', '{}', 0, 'finished', 0, '{"players":[{"id":"ada@club.test"},{"id":"bob@club.test"}]}', 0, 0)`,
+		`INSERT INTO pbem_events (name, game, options, days, status, when_full, state, created_at, updated_at)
+			VALUES ('New Cup', 'IceSickle', '{}', 0, 'open', 0, '{"players":[{"id":"ada@club.test"}]}', 0, 0)`,
+	} {
+		if _, err := w.srv.DB.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := players.Export(w.ctx, w.srv.DB, testArchive{}, "ada@club.test"); err != nil || len(p.Seeks) != 1 || len(p.Tournaments) != 2 || p.Puzzles == nil || len(p.Puzzles.Tries) != 1 {
+		t.Fatalf("ada's export of seeks, tournaments, puzzles: %v", err)
+	}
+	if _, err := players.Forget(w.ctx, w.srv.DB, testArchive{}, "ada@club.test", w.clock.Now()); !errors.Is(err, mailgames.ErrRefused) || !strings.Contains(err.Error(), "tournaments still open or running (2)") {
+		t.Fatalf("forgetting a player in an open tournament: %v", err)
+	}
+	if _, err := w.srv.DB.Exec(`UPDATE pbem_events SET status = 'cancelled' WHERE name = 'New Cup'`); err != nil {
+		t.Fatal(err)
+	}
 	queued := w.outboxCount()
 	// One more mail to ada waits: it is given up, never sent.
 	if _, err := w.srv.DB.Exec(`INSERT INTO pbem_outbox (recipient, message, created_at, next_try_at) VALUES ('ada@club.test', 'To: ada@club.test', 0, 0)`); err != nil {

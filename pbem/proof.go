@@ -61,6 +61,11 @@ func (h *handling) decideSender() error {
 			h.sender.proven = true
 			return nil
 		}
+		// A puzzle mail's token is bound to its address too.
+		if _, _, ok := replytoken.ParsePuzzle(h.s.Secret, s, h.msg.From); ok {
+			h.sender.proven = true
+			return nil
+		}
 	}
 	return nil
 }

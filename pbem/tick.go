@@ -127,6 +127,9 @@ func (s *Handler) Tick(ctx context.Context) error {
 	if err := s.expireSeeks(ctx); err != nil {
 		errs = append(errs, err)
 	}
+	if err := s.sendDuePuzzles(ctx); err != nil {
+		errs = append(errs, err)
+	}
 	slot := digestSlot(now, s.Deadlines.DigestHour)
 	due, err := store.Column[string](ctx, s.DB, `SELECT address FROM pbem_players WHERE digest = 1 AND blocked = 0 AND digest_sent_at < ? ORDER BY address`, slot.Unix())
 	if err != nil {

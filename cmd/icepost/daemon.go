@@ -30,6 +30,7 @@ import (
 	"icepost/pbem/localmail"
 	"icepost/pbem/mailbox"
 	"icepost/pbem/store"
+	"icepost/puzzle"
 )
 
 // archiveAdder puts finished mail games into the archive, inside the
@@ -45,6 +46,37 @@ func (a archiveAdder) Rating(ctx context.Context, address, game string) (float64
 	}
 	r, ok, err := archive.Wrap(a.db).AddressRating(ctx, address, game)
 	return r.Rating, ok, err
+}
+
+// NextPuzzle and Puzzle make archiveAdder a pbem.PuzzleArchive: the
+// daily puzzle by mail comes from the puzzles the archive found in its
+// games (icepost archive puzzles).
+func (a archiveAdder) NextPuzzle(ctx context.Context, after int64) (int64, puzzle.Puzzle, bool, error) {
+	if a.db == nil {
+		return 0, puzzle.Puzzle{}, false, nil
+	}
+	p, err := archive.Wrap(a.db).NextPuzzle(ctx, "", after)
+	if errors.Is(err, archive.ErrNotFound) {
+		return 0, puzzle.Puzzle{}, false, nil
+	}
+	if err != nil {
+		return 0, puzzle.Puzzle{}, false, err
+	}
+	return p.ID, p.Puzzle, true, nil
+}
+
+func (a archiveAdder) Puzzle(ctx context.Context, id int64) (puzzle.Puzzle, bool, error) {
+	if a.db == nil {
+		return puzzle.Puzzle{}, false, nil
+	}
+	p, err := archive.Wrap(a.db).Puzzle(ctx, id)
+	if errors.Is(err, archive.ErrNotFound) {
+		return puzzle.Puzzle{}, false, nil
+	}
+	if err != nil {
+		return puzzle.Puzzle{}, false, err
+	}
+	return p.Puzzle, true, nil
 }
 
 func (archiveAdder) AddGame(ctx context.Context, tx *sql.Tx, g *notation.Game, source string) error {

@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -62,6 +63,44 @@ type Data struct {
 	// by mail (asked for with analyze): annotated records, which name
 	// the players as the games' records do.
 	Analyses []Analysis `json:"analyses"`
+	// Seeks are the address's open challenges to anyone, and those met.
+	Seeks []Seek `json:"seeks"`
+	// Tournaments are those the address plays in, by number, with each
+	// one's stored state (which names the address).
+	Tournaments []Tournament `json:"tournaments"`
+	// Puzzles are the daily puzzle's settings and the answers sent.
+	Puzzles *Puzzles `json:"puzzles,omitempty"`
+}
+
+// Seek is one of the address's seeks.
+type Seek struct {
+	ID      int64     `json:"id"`
+	Game    string    `json:"game"`
+	Terms   string    `json:"terms"`
+	Created time.Time `json:"created"`
+	Expires time.Time `json:"expires"`
+	MetBy   int64     `json:"game_started,omitempty"` // the game it started, once met
+}
+
+// Tournament is a tournament the address is in.
+type Tournament struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	State  string `json:"state"` // the tournament as stored (JSON)
+}
+
+// Puzzles is the address's daily puzzle.
+type Puzzles struct {
+	On    bool        `json:"on"`
+	Tries []PuzzleTry `json:"tries"`
+}
+
+// PuzzleTry is an answer to one puzzle sent.
+type PuzzleTry struct {
+	Puzzle int64  `json:"puzzle"`
+	Moves  string `json:"moves"`
+	Status string `json:"status"`
 }
 
 // Analysis is a stored analysis of one of the player's games.
@@ -165,7 +204,8 @@ func Export(ctx context.Context, db *sql.DB, a Archive, address string) (*Data, 
 	}
 	defer tx.Rollback()
 	p := &Data{Address: addr, Games: []Game{}, Observing: []int64{}, Vacations: []Vacation{},
-		MailsFrom: []MailFrom{}, MailsTo: []MailTo{}, Errors: []time.Time{}, Archived: []ArchivedGame{}, Analyses: []Analysis{}}
+		MailsFrom: []MailFrom{}, MailsTo: []MailTo{}, Errors: []time.Time{}, Archived: []ArchivedGame{}, Analyses: []Analysis{},
+		Seeks: []Seek{}, Tournaments: []Tournament{}}
 	each := func(query string, scan func(*sql.Rows) error, args ...any) error {
 		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
@@ -285,6 +325,9 @@ func Export(ctx context.Context, db *sql.DB, a Archive, address string) (*Data, 
 	for _, t := range times {
 		p.Errors = append(p.Errors, unixTime(t))
 	}
+	if err := exportSeeksAndEvents(ctx, tx, addr, p); err != nil {
+		return nil, err
+	}
 	if a != nil {
 		gs, err := a.AddressGames(ctx, tx, addr)
 		if err != nil {
@@ -292,7 +335,7 @@ func Export(ctx context.Context, db *sql.DB, a Archive, address string) (*Data, 
 		}
 		p.Archived = append(p.Archived, gs...)
 	}
-	if p.Settings == nil && len(p.Games)+len(p.Observing)+len(p.Vacations)+len(p.MailsFrom)+len(p.MailsTo)+len(p.Errors)+len(p.Archived) == 0 {
+	if p.Settings == nil && p.Puzzles == nil && len(p.Games)+len(p.Observing)+len(p.Vacations)+len(p.MailsFrom)+len(p.MailsTo)+len(p.Errors)+len(p.Archived)+len(p.Seeks)+len(p.Tournaments) == 0 {
 		return nil, fmt.Errorf("%w: nothing is kept about %s", mailgames.ErrRefused, addr)
 	}
 	return p, nil
@@ -350,6 +393,14 @@ func Forget(ctx context.Context, db *sql.DB, pa Archive, address string, now tim
 	if len(open) > 0 {
 		return nil, fmt.Errorf("%w: %s has games invited or in progress (%s): cancel or adjudicate them first (icepost games cancel ID)", mailgames.ErrRefused, addr, joinIDs(open))
 	}
+	// A tournament still open or running would pair the pseudonym.
+	events, err := store.Column[int64](ctx, tx, `SELECT id FROM pbem_events WHERE status IN ('open', 'running') AND instr(state, ?) > 0 ORDER BY id`, jsonString(addr))
+	if err != nil {
+		return nil, err
+	}
+	if len(events) > 0 {
+		return nil, fmt.Errorf("%w: %s plays in tournaments still open or running (%s): they withdraw first (withdraw N by mail), or cancel the tournament (icepost tournament cancel ID)", mailgames.ErrRefused, addr, joinIDs(events))
+	}
 	if err := refuseUnknown(ctx, tx, addr, pa); err != nil {
 		return nil, err
 	}
@@ -389,6 +440,11 @@ func Forget(ctx context.Context, db *sql.DB, pa Archive, address string, now tim
 		{`DELETE FROM pbem_players WHERE address = ?`, []any{addr}},
 		{`DELETE FROM pbem_vacations WHERE address = ?`, []any{addr}},
 		{`DELETE FROM pbem_error_replies WHERE lower(address) = ?`, []any{addr}},
+		{`DELETE FROM pbem_seeks WHERE address = ?`, []any{addr}},
+		{`DELETE FROM pbem_puzzle_players WHERE address = ?`, []any{addr}},
+		{`DELETE FROM pbem_puzzle_tries WHERE address = ?`, []any{addr}},
+		// The tournaments name their players by address, as JSON strings.
+		{`UPDATE pbem_events SET state = replace(state, ?, ?) WHERE instr(state, ?) > 0`, []any{jsonString(addr), jsonString(f.Pseudonym), jsonString(addr)}},
 		{`UPDATE pbem_processed SET sender = ? WHERE lower(sender) = ?`, []any{f.Pseudonym, addr}},
 		// Sent mails to others that name the address.
 		{`UPDATE pbem_outbox SET message = x'' WHERE sent_at IS NOT NULL AND lower(recipient) <> ?1 AND instr(lower(CAST(message AS TEXT)), ?1) > 0`, []any{addr}},
@@ -577,4 +633,71 @@ func Block(ctx context.Context, db *sql.DB, address string, blocked bool) (strin
 	_, err = db.ExecContext(ctx, `INSERT INTO pbem_players (address, blocked) VALUES (?, ?)
 		ON CONFLICT(address) DO UPDATE SET blocked = excluded.blocked`, address, blocked)
 	return address, err
+}
+
+// exportSeeksAndEvents adds to p the address's seeks, tournaments and
+// daily puzzle.
+func exportSeeksAndEvents(ctx context.Context, tx *sql.Tx, addr string, p *Data) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, game, terms, created_at, expires_at, coalesce(game_id, 0) FROM pbem_seeks WHERE address = ? ORDER BY id`, addr)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var sk Seek
+		var created, expires int64
+		if err := rows.Scan(&sk.ID, &sk.Game, &sk.Terms, &created, &expires, &sk.MetBy); err != nil {
+			rows.Close()
+			return err
+		}
+		sk.Created, sk.Expires = unixTime(created), unixTime(expires)
+		p.Seeks = append(p.Seeks, sk)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT id, name, status, state FROM pbem_events WHERE instr(state, ?) > 0 ORDER BY id`, jsonString(addr))
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var ev Tournament
+		if err := rows.Scan(&ev.ID, &ev.Name, &ev.Status, &ev.State); err != nil {
+			rows.Close()
+			return err
+		}
+		p.Tournaments = append(p.Tournaments, ev)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var on bool
+	switch err := tx.QueryRowContext(ctx, `SELECT active FROM pbem_puzzle_players WHERE address = ?`, addr).Scan(&on); {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return err
+	}
+	p.Puzzles = &Puzzles{On: on, Tries: []PuzzleTry{}}
+	rows, err = tx.QueryContext(ctx, `SELECT puzzle_id, moves, status FROM pbem_puzzle_tries WHERE address = ? ORDER BY puzzle_id`, addr)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t PuzzleTry
+		if err := rows.Scan(&t.Puzzle, &t.Moves, &t.Status); err != nil {
+			return err
+		}
+		p.Puzzles.Tries = append(p.Puzzles.Tries, t)
+	}
+	return rows.Err()
+}
+
+// jsonString is s as a JSON string, quotes included: how a tournament's
+// stored state writes a player's address.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -123,3 +123,42 @@ func IsForAddress(secret []byte, s, addr string) bool {
 	sum, ok := strings.CutPrefix(s, "a-")
 	return ok && addr != "" && hmac.Equal([]byte(sum), []byte(mac(secret, "a "+addr)))
 }
+
+// A puzzle token ties a reply to the daily puzzle (pbem's puzzles.go) to
+// the address it was sent to, the puzzle and how many of the player's
+// own moves were played when it was sent: a reply with a move answers
+// that puzzle at that point, and proves its sender as an address token
+// does. It is "p", the puzzle, the moves, and an HMAC of them with the
+// address, cut as a reply token's:
+//
+//	p12-1-abcdefghijklmnop
+func ForPuzzle(secret []byte, addr string, puzzle int64, moves int) string {
+	body := "p" + strconv.FormatInt(puzzle, 10) + "-" + strconv.Itoa(moves)
+	return body + "-" + mac(secret, body+" "+addr)
+}
+
+// ParsePuzzle reads s as a puzzle token of addr: the puzzle and the
+// moves; ok is false for anything else (another address's token too).
+func ParsePuzzle(secret []byte, s, addr string) (puzzle int64, moves int, ok bool) {
+	if addr == "" || len(s) > 64 || !strings.HasPrefix(s, "p") {
+		return 0, 0, false
+	}
+	i := strings.LastIndexByte(s, '-')
+	if i < 0 {
+		return 0, 0, false
+	}
+	body, sum := s[:i], s[i+1:]
+	id, n, found := strings.Cut(body[1:], "-")
+	if !found {
+		return 0, 0, false
+	}
+	p, err1 := strconv.ParseInt(id, 10, 64)
+	k, err2 := strconv.Atoi(n)
+	if err1 != nil || err2 != nil || p < 1 || k < 0 || k > 9 || strconv.FormatInt(p, 10) != id || strconv.Itoa(k) != n {
+		return 0, 0, false
+	}
+	if !hmac.Equal([]byte(sum), []byte(mac(secret, body+" "+addr))) {
+		return 0, 0, false
+	}
+	return p, k, true
+}
