@@ -366,9 +366,6 @@ func TestForgedAuthenticationResults(t *testing.T) {
 			// One world, and in it one game per header: ada's only active
 			// game is the last, waiting for her move.
 			w := b.new(t)
-			// An archive that serves puzzles, so that puzzle on would act for
-			// ada (it has none: she would be signed up for them).
-			w.srv.Archive = puzzleArchive{db: w.srv.DB}
 			fw := &forgeryWorld{world: w}
 			ada := w.sys.Address("ada")
 			for i, h := range headers {
