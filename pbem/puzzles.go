@@ -190,15 +190,16 @@ func (h *handling) puzzleReply() (bool, string, error) {
 	}
 	addr := h.msg.From
 	pa := h.s.puzzles()
-	if pa == nil {
-		return true, "a puzzle's answer, but no archive", nil
-	}
-	p, ok, err := pa.Puzzle(h.ctx, id)
-	if err != nil {
-		return true, "", err
+	var p puzzle.Puzzle
+	ok := false
+	if pa != nil {
+		var err error
+		if p, ok, err = pa.Puzzle(h.ctx, id); err != nil {
+			return true, "", err
+		}
 	}
 	var stored, status string
-	err = h.tx.QueryRowContext(h.ctx, `SELECT moves, status FROM pbem_puzzle_tries WHERE address = ? AND puzzle_id = ?`, addr, id).Scan(&stored, &status)
+	err := h.tx.QueryRowContext(h.ctx, `SELECT moves, status FROM pbem_puzzle_tries WHERE address = ? AND puzzle_id = ?`, addr, id).Scan(&stored, &status)
 	if errors.Is(err, sql.ErrNoRows) || !ok {
 		h.replyText(fmt.Sprintf("puzzle %d", id), fmt.Sprintf("Puzzle %d is no longer here to answer. Send \"puzzle on\" for the next one.\n", id))
 		return true, "puzzle gone", nil
