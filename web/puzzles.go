@@ -146,7 +146,7 @@ func (s *Site) puzzlesPage(w http.ResponseWriter, r *http.Request) error {
 	pp.CountText = plural(n, "puzzle", "puzzles")
 	for _, sp := range ps {
 		pp.Rows = append(pp.Rows, puzzleRow{ID: sp.ID, Href: "/puzzle/" + strconv.FormatInt(sp.ID, 10), Game: sp.Game, Words: sp.Words(),
-			ToMove: sp.Player(), From: fromWords(sp), FromHref: fromHref(sp), Attempts: sp.Attempts, Solved: sp.Solved})
+			ToMove: sp.Player(), From: fromWords(sp, false), FromHref: fromHref(sp), Attempts: sp.Attempts, Solved: sp.Solved})
 	}
 	at := func(pg int) string {
 		v := url.Values{}
@@ -169,13 +169,14 @@ func (s *Site) puzzlesPage(w http.ResponseWriter, r *http.Request) error {
 }
 
 // fromWords names the game a puzzle comes from: "game 12, Club night,
-// 2026.11.28, Ada – Bob".
-func fromWords(sp *archive.StoredPuzzle) string {
+// 2026.11.28, Ada – Bob"; without the event and date unless full (the
+// list, on a phone).
+func fromWords(sp *archive.StoredPuzzle, full bool) string {
 	parts := []string{"game " + strconv.FormatInt(sp.GameID, 10)}
 	var names []string
 	for _, t := range sp.Tags {
 		switch {
-		case t.Name == "Event" || t.Name == "Date":
+		case full && (t.Name == "Event" || t.Name == "Date"):
 			parts = append(parts, t.Value)
 		case strings.HasPrefix(t.Name, "Player"):
 			names = append(names, t.Value)
@@ -311,7 +312,7 @@ func (s *Site) puzzlePage(w http.ResponseWriter, r *http.Request) error {
 func (s *Site) showPuzzle(w http.ResponseWriter, r *http.Request, sp *archive.StoredPuzzle, at puzzle.Attempt, mine []string, message, try string) error {
 	base := "/puzzle/" + strconv.FormatInt(sp.ID, 10)
 	v := puzzleView{ID: sp.ID, Title: fmt.Sprintf("Puzzle %d: %s", sp.ID, sp.Title()), Words: sp.Words(), Player: sp.Player(),
-		From: fromWords(sp), FromHref: fromHref(sp), Message: message, Solved: at.Solved, Wrong: at.Wrong != "",
+		From: fromWords(sp, true), FromHref: fromHref(sp), Message: message, Solved: at.Solved, Wrong: at.Wrong != "",
 		Plies: at.Plies, Mine: strings.Join(mine, " "), Action: base, Ply: len(at.Plies),
 		Attempts: sp.Attempts, SolvedN: sp.Solved, Record: base + "/record"}
 	v.Base = base + "/at/" + atSegment(mine)
