@@ -1,11 +1,8 @@
 package render
 
 import (
-	"bytes"
-	"encoding/xml"
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -20,7 +17,10 @@ import (
 // seat 2's moves), filled toward the middle line in the colour of the seat
 // ahead, as chess players know it from Lichess: above the middle, seat 1
 // leads. With three or four seats it is one line per seat through its
-// own moves, in its colour, over the line of an even share (1/seats).
+// own moves, in its colour, over the line of an even share (1/seats):
+// the SVG lets a page show one seat's line at a time, the PNG draws one
+// plot a seat. Both write 1, ½ and 0 up the side and move numbers along
+// the bottom.
 type EvalGraph struct {
 	Seats  int         // 2 to 4
 	Names  []string    // the players, seat 1 first; "Seat 2" where missing
@@ -68,14 +68,9 @@ var (
 	}
 	graphBack  = rgb(0xfa, 0xf6, 0xee)
 	graphRule  = rgb(0xb9, 0xad, 0x98)
+	graphGrid  = rgb(0xe4, 0xdc, 0xcd) // the lines at 0, ½ and 1
 	graphLine  = rgb(0x33, 0x33, 0x33)
 	currentInk = rgb(0x1c, 0x1c, 0x1c)
-)
-
-// The SVG's size in its own units; the page scales it to its width.
-const (
-	graphW = 480.0
-	graphH = 150.0
 )
 
 // check says what is wrong with g, or nil.
@@ -167,6 +162,7 @@ func clamp01(v float64) float64 { return min(max(v, 0), 1) }
 type plot struct {
 	x, y, w, h float64
 	k          float64 // marks and lines are k times their SVG size
+	under      float64 // from the plot's bottom to the move numbers' middle
 }
 
 // col is the width of one move's column.
@@ -180,13 +176,30 @@ func (p plot) at(i, n int, v float64) pt {
 // graphShapes is what the graph draws, for both formats.
 type graphShapes struct {
 	p       plot
-	areas   []graphArea
+	grid    []graphPath // the lines at 0, ½ and 1 and the ticks, faint
 	rules   []graphPath // the middle line (or even share), under the lines
-	lines   []graphPath
+	seats   []seatShapes
 	current *graphPath // the vertical line at the current ply
 	ring    *pt        // the current move's point
-	marks   []graphMark
 	cols    []graphCol
+	labels  []axisLabel // 1, ½, 0 up the side; move numbers along the bottom
+}
+
+// seatShapes is one line of the graph with its area and its marks: with
+// two seats the one line (seat 0), with more each seat's.
+type seatShapes struct {
+	seat  int
+	areas []graphArea
+	line  *graphPath
+	marks []graphMark
+}
+
+// axisLabel is a word of an axis: its point (the middle of its line of
+// text, at its anchor) and how it is anchored.
+type axisLabel struct {
+	at     pt
+	text   string
+	anchor uint8
 }
 
 type graphArea struct {
@@ -222,42 +235,101 @@ func (g *EvalGraph) value(p EvalPoint) float64 {
 	return v
 }
 
-// shapes lays the graph out in the box p.
-func (g *EvalGraph) shapes(p plot) *graphShapes {
+// tickStep is the gap between the numbered moves along the bottom: the
+// smallest of 1, 2, 5, 10, 20, 25, 50, 100, ... that numbers at most
+// most moves of n.
+func tickStep(n, most int) int {
+	most = max(most, 1)
+	for k := 1; ; k *= 10 {
+		steps := []int{k, 2 * k, 5 * k}
+		if k >= 10 {
+			steps = []int{k, 2 * k, 25 * k / 10, 5 * k}
+		}
+		for _, s := range steps {
+			if n/s <= most {
+				return s
+			}
+		}
+	}
+}
+
+// shapes lays the graph out in the box p: with two seats its one line,
+// with more every seat's (only 0) or one seat's (only s, a panel of the
+// PNG). fs is the size of the axes' words, 0 for none.
+func (g *EvalGraph) shapes(p plot, only int, fs float64) *graphShapes {
 	gs := &graphShapes{p: p}
 	n := len(g.Points)
 	even := 1 / float64(g.Seats)
 	ey := p.y + (1-even)*p.h
-	gs.rules = append(gs.rules, graphPath{pts: []pt{{p.x, ey}, {p.x + p.w, ey}}, ink: graphRule, width: p.k, dashed: g.Seats > 2})
-	if g.Seats == 2 && n > 0 {
-		var line []pt
-		for i, q := range g.Points {
-			line = append(line, p.at(i, n, g.value(q)))
+	yOf := func(v float64) float64 { return p.y + (1-v)*p.h }
+	for _, v := range []float64{0, 0.5, 1} {
+		if v == 0.5 && g.Seats == 2 {
+			continue // the middle line is the rule
 		}
-		gs.areas = append(gs.areas, halves(line, ey, SeatColour(1), SeatColour(2))...)
-		gs.lines = append(gs.lines, graphPath{pts: line, ink: graphLine, width: 1.5 * p.k})
-	} else if n > 0 {
+		gs.grid = append(gs.grid, graphPath{pts: []pt{{p.x, yOf(v)}, {p.x + p.w, yOf(v)}}, ink: graphGrid, width: p.k})
+	}
+	gs.rules = append(gs.rules, graphPath{pts: []pt{{p.x, ey}, {p.x + p.w, ey}}, ink: graphRule, width: p.k, dashed: g.Seats > 2})
+	if fs > 0 {
+		for _, l := range []struct {
+			v float64
+			s string
+		}{{1, "1"}, {0.5, "½"}, {0, "0"}} {
+			gs.labels = append(gs.labels, axisLabel{pt{p.x - 0.35*fs, yOf(l.v)}, l.s, anchorEnd})
+		}
+		// Move numbers: as many as fit with room for "100" between them.
+		step := tickStep(n, int(p.w/(3.2*fs)))
+		for i, q := range g.Points {
+			if q.Ply%step != 0 {
+				continue
+			}
+			x := p.at(i, n, 0).X
+			gs.grid = append(gs.grid, graphPath{pts: []pt{{x, p.y + p.h}, {x, p.y + p.h + 0.3*fs}}, ink: graphRule, width: p.k})
+			s := strconv.Itoa(q.Ply)
+			hw := room(s, fs, false) / 2
+			gs.labels = append(gs.labels, axisLabel{pt{min(max(x, p.x+hw-0.6*fs), p.x+p.w+0.6*fs-hw), p.y + p.h + p.under}, s, anchorMiddle})
+		}
+	}
+	if n > 0 {
 		for s := 1; s <= g.Seats; s++ {
+			if g.Seats == 2 && s > 1 || only > 0 && g.Seats > 2 && s != only {
+				continue
+			}
+			ss := seatShapes{}
+			if g.Seats > 2 {
+				ss.seat = s
+			}
 			var line []pt
 			for i, q := range g.Points {
-				if q.Seat == s {
-					line = append(line, p.at(i, n, g.value(q)))
+				if g.Seats > 2 && q.Seat != s {
+					continue
+				}
+				c := p.at(i, n, g.value(q))
+				line = append(line, c)
+				if q.Mark > 0 {
+					ss.marks = append(ss.marks, graphMark{c, q.Mark})
 				}
 			}
-			if len(line) > 0 {
-				gs.lines = append(gs.lines, graphPath{pts: line, ink: SeatColour(s), width: 2 * p.k})
+			if len(line) == 0 {
+				continue
 			}
+			if g.Seats == 2 {
+				ss.areas = halves(line, ey, SeatColour(1), SeatColour(2))
+				ss.line = &graphPath{pts: line, ink: graphLine, width: 1.5 * p.k}
+			} else {
+				ss.areas = halves(line, ey, SeatColour(s), SeatColour(s))
+				ss.line = &graphPath{pts: line, ink: SeatColour(s), width: 2 * p.k}
+			}
+			gs.seats = append(gs.seats, ss)
 		}
 	}
 	cw := p.col(n)
 	for i, q := range g.Points {
 		c := p.at(i, n, g.value(q))
-		if q.Mark > 0 {
-			gs.marks = append(gs.marks, graphMark{c, q.Mark})
-		}
 		if q.Ply == g.Current && g.Current > 0 {
 			gs.current = &graphPath{pts: []pt{{c.X, p.y}, {c.X, p.y + p.h}}, ink: currentInk, width: 1.5 * p.k}
-			gs.ring = &c
+			if g.Seats == 2 || only == 0 || q.Seat == only {
+				gs.ring = &c
+			}
 		}
 		gs.cols = append(gs.cols, graphCol{p.x + float64(i)*cw, p.x + float64(i+1)*cw, q})
 	}
@@ -310,243 +382,4 @@ func markShape(c pt, mark int, k float64) []pt {
 	default:
 		return square(c, 5*k)
 	}
-}
-
-// SVG writes the graph as an SVG element for a page (no XML prolog). It
-// is 480 by 150 units: a page sets its width (style width:100%;
-// height:auto keeps its shape). With Link, each move's column is a link;
-// the class names (eval-graph, eval-move) let a style sheet show the
-// one under the pointer or the keyboard's focus. Its title and
-// description carry the ids eval-graph-title and eval-graph-desc, which
-// name it for screen readers: one graph to a page.
-func (g EvalGraph) SVG(w io.Writer) error {
-	if err := g.check(); err != nil {
-		return err
-	}
-	gs := g.shapes(plot{x: 2, y: 8, w: graphW - 4, h: graphH - 16, k: 1})
-	var b bytes.Buffer
-	// About 370 bytes a move (its point, its link, its name, a mark), once.
-	b.Grow(2048 + 400*len(g.Points))
-	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" class="eval-graph" width="480" height="150" viewBox="0 0 480 150" aria-labelledby="eval-graph-title" aria-describedby="eval-graph-desc">` + "\n")
-	b.WriteString(`<title id="eval-graph-title">`)
-	xml.EscapeText(&b, []byte(g.title()))
-	b.WriteString("</title>\n<desc id=\"eval-graph-desc\">")
-	xml.EscapeText(&b, []byte(g.describe()))
-	b.WriteString("</desc>\n")
-	b.WriteString(`<rect x="0" y="0" width="480" height="150" rx="4"`)
-	colour(&b, "fill", graphBack)
-	b.WriteString("/>\n")
-	for _, a := range gs.areas {
-		b.WriteString(`<path d="`)
-		svgPath(&b, a.poly, true)
-		b.WriteByte('"')
-		colour(&b, "fill", a.fill)
-		b.WriteString("/>\n")
-	}
-	for _, l := range gs.rules {
-		svgLine(&b, l)
-	}
-	for _, l := range gs.lines {
-		svgLine(&b, l)
-	}
-	if gs.current != nil {
-		svgLine(&b, *gs.current)
-	}
-	for _, m := range gs.marks {
-		svgMark(&b, m, 1)
-	}
-	if gs.ring != nil {
-		b.WriteString(`<circle class="eval-current" cx="`)
-		num(&b, gs.ring.X)
-		b.WriteString(`" cy="`)
-		num(&b, gs.ring.Y)
-		b.WriteString(`" r="7" fill="none"`)
-		colour(&b, "stroke", currentInk)
-		b.WriteString(` stroke-width="2"/>` + "\n")
-	}
-	if g.Link != nil {
-		for _, c := range gs.cols {
-			b.WriteString(`<a class="eval-move" href="`)
-			xml.EscapeText(&b, []byte(g.Link(c.point.Ply)))
-			b.WriteString(`" aria-label="`)
-			xml.EscapeText(&b, []byte(g.Label(c.point)))
-			b.WriteByte('"')
-			if c.point.Ply == g.Current {
-				b.WriteString(` aria-current="step"`)
-			}
-			b.WriteString(`><rect x="`)
-			num(&b, c.x0)
-			b.WriteString(`" y="0" width="`)
-			num(&b, c.x1-c.x0)
-			b.WriteString(`" height="150" fill="#000" fill-opacity="0"/></a>` + "\n")
-		}
-	}
-	b.WriteString("</svg>\n")
-	_, err := w.Write(b.Bytes())
-	return err
-}
-
-func svgLine(b *bytes.Buffer, l graphPath) {
-	b.WriteString(`<path d="`)
-	svgPath(b, l.pts, false)
-	b.WriteString(`" fill="none" stroke-linejoin="round" stroke-linecap="round"`)
-	colour(b, "stroke", l.ink)
-	b.WriteString(` stroke-width="`)
-	num(b, l.width)
-	b.WriteByte('"')
-	if l.dashed {
-		b.WriteString(` stroke-dasharray="6 4"`)
-	}
-	b.WriteString("/>\n")
-}
-
-func svgMark(b *bytes.Buffer, m graphMark, k float64) {
-	b.WriteString(`<path class="eval-mark eval-` + markNames[m.mark] + `" d="`)
-	svgPath(b, markShape(m.c, m.mark, k), true)
-	b.WriteByte('"')
-	colour(b, "fill", markFill[m.mark])
-	colour(b, "stroke", currentInk)
-	b.WriteString(` stroke-width="1"/>` + "\n")
-}
-
-// The PNG's size: as wide as a board picture, so that a mail shows both
-// at the same scale, its words at least 14 CSS pixels on a phone.
-const (
-	graphPNGW     = 560.0
-	graphPNGPlotH = 200.0
-)
-
-// PNG writes the graph as a picture for a mail: the title, the plot, the
-// players in their colours and what the marks mean, as the SVG but with
-// the words a page would give around it.
-func (g EvalGraph) PNG(w io.Writer) error {
-	if err := g.check(); err != nil {
-		return err
-	}
-	return writePNG(w, g.scene(), 1)
-}
-
-// pngPlot is the PNG's plot, under the title.
-func pngPlot() plot {
-	ts := textSizeFor(graphPNGW)
-	return plot{x: pad, y: pad + ts + 4 + 12, w: graphPNGW - 2*pad, h: graphPNGPlotH, k: 1.5}
-}
-
-// scene lays out the PNG.
-func (g *EvalGraph) scene() *scene {
-	sc := &scene{W: graphPNGW}
-	ts := textSizeFor(sc.W)
-	sc.ts = ts
-	sc.text(pt{pad, pad + ts + 4}, fit(g.title(), ts+4, true, sc.W-2*pad), ts+4, anchorStart, true, ink)
-	p := pngPlot()
-	gs := g.shapes(p)
-	sc.poly(graphBack, graphRule, 1, []pt{{p.x, p.y - 8}, {p.x + p.w, p.y - 8}, {p.x + p.w, p.y + p.h + 8}, {p.x, p.y + p.h + 8}})
-	for _, a := range gs.areas {
-		sc.poly(a.fill, none, 0, clonePts(a.poly))
-	}
-	stroke := func(l graphPath) {
-		var segs [][]pt
-		for i := 0; i+1 < len(l.pts); i++ {
-			a, z := l.pts[i], l.pts[i+1]
-			if l.dashed {
-				segs = append(segs, dashes(a, z, l.width, 9, 6)...)
-				continue
-			}
-			if z.sub(a).len() > 1e-9 {
-				segs = append(segs, segment(a, z, l.width))
-			}
-			if i > 0 {
-				segs = append(segs, disc(a, l.width/2, 10))
-			}
-		}
-		if len(segs) > 0 {
-			sc.poly(l.ink, none, 0, segs...)
-		}
-	}
-	for _, l := range gs.rules {
-		stroke(l)
-	}
-	for _, l := range gs.lines {
-		stroke(l)
-	}
-	if gs.current != nil {
-		stroke(*gs.current)
-	}
-	for _, m := range gs.marks {
-		sc.poly(markFill[m.mark], currentInk, 1.2, markShape(m.c, m.mark, p.k))
-	}
-	if gs.ring != nil {
-		sc.circle(*gs.ring, 7*p.k, none, currentInk, 2.5)
-	}
-	y := p.y + p.h + 8 + 14
-	// Who is who: with two seats, which side of the middle is whose.
-	if g.Seats == 2 {
-		y = g.key(sc, y, []keyItem{
-			{swatch: SeatColour(1), text: g.name(1) + " ahead (above)"},
-			{swatch: SeatColour(2), text: g.name(2) + " ahead (below)"},
-		})
-	} else {
-		var items []keyItem
-		for s := 1; s <= g.Seats; s++ {
-			items = append(items, keyItem{swatch: SeatColour(s), text: g.name(s)})
-		}
-		y = g.key(sc, y, items)
-	}
-	var items []keyItem
-	for m := 1; m <= 3; m++ {
-		items = append(items, keyItem{mark: m, text: markSymbols[m] + " " + markNames[m]})
-	}
-	y = g.key(sc, y, items)
-	sc.H = math.Ceil(y + pad - 10)
-	bg := shape{kind: kindPoly, polys: [][]pt{{{0, 0}, {sc.W, 0}, {sc.W, sc.H}, {0, sc.H}}}, fill: white}
-	sc.shapes = append([]shape{bg}, sc.shapes...)
-	return sc
-}
-
-type keyItem struct {
-	swatch color.NRGBA // a bar in this colour, or
-	mark   int         // a mark's shape
-	text   string
-}
-
-// key sets items in a row, wrapping to a new row where the width ends,
-// and returns the y below them.
-func (g *EvalGraph) key(sc *scene, y float64, items []keyItem) float64 {
-	ts := sc.ts
-	x := pad
-	row := ts + 10
-	for _, it := range items {
-		tw := measure(it.text, ts, false)
-		wd := 1.6*ts + tw
-		if x > pad && x+wd > sc.W-pad {
-			x = pad
-			y += row
-		}
-		mid := y + ts/2
-		if it.mark > 0 {
-			sc.poly(markFill[it.mark], currentInk, 1.2, markShape(pt{x + 0.6*ts, mid}, it.mark, 1.5))
-		} else {
-			sc.poly(alpha(it.swatch, 0x80), it.swatch, 2, []pt{{x, mid - 0.3*ts}, {x + 1.2*ts, mid - 0.3*ts}, {x + 1.2*ts, mid + 0.3*ts}, {x, mid + 0.3*ts}})
-		}
-		sc.text(pt{x + 1.6*ts, mid + 0.36*ts}, fit(it.text, ts, false, sc.W-pad-x-1.6*ts), ts, anchorStart, false, ink)
-		x += wd + ts
-	}
-	return y + row
-}
-
-func clonePts(p []pt) []pt { return append([]pt(nil), p...) }
-
-// dashes cuts the line a–z into dashes on and off long, as polygons.
-func dashes(a, z pt, w, on, off float64) [][]pt {
-	d := z.sub(a)
-	l := d.len()
-	if l < 1e-9 {
-		return nil
-	}
-	u := d.mul(1 / l)
-	var out [][]pt
-	for t := 0.0; t < l; t += on + off {
-		out = append(out, segment(a.add(u.mul(t)), a.add(u.mul(min(t+on, l))), w))
-	}
-	return out
 }

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -146,7 +147,7 @@ func TestEvalGraphSVG(t *testing.T) {
 	g.Current = 22
 	g.Link = func(ply int) string { return "/game/7?ply=" + strconv.Itoa(ply) + "&side=2" }
 	root := graphSVG(t, g)
-	if root.XMLName.Local != "svg" || root.attr("viewBox") != "0 0 480 150" {
+	if root.XMLName.Local != "svg" || root.attr("viewBox") != "0 0 480 164" {
 		t.Fatalf("root %v viewBox %q", root.XMLName, root.attr("viewBox"))
 	}
 	if ts := root.all("title"); len(ts) != 1 || ts[0].Text != "Evaluation" {
@@ -161,7 +162,8 @@ func TestEvalGraphSVG(t *testing.T) {
 	if len(links) != 40 {
 		t.Fatalf("%d links, want one per move (40)", len(links))
 	}
-	colW := 476.0 / 40
+	// The plot: x 20 to 472, y 9 to 137.
+	colW := 452.0 / 40
 	for i, a := range links {
 		ply := i + 1
 		if h, want := a.attr("href"), "/game/7?ply="+strconv.Itoa(ply)+"&side=2"; h != want {
@@ -177,8 +179,8 @@ func TestEvalGraphSVG(t *testing.T) {
 		}
 		x, _ := strconv.ParseFloat(r[0].attr("x"), 64)
 		w, _ := strconv.ParseFloat(r[0].attr("width"), 64)
-		if math.Abs(x-(2+float64(i)*colW)) > 0.01 || math.Abs(w-colW) > 0.01 {
-			t.Errorf("link %d's column at %g, %g wide; want %g, %g", ply, x, w, 2+float64(i)*colW, colW)
+		if math.Abs(x-(20+float64(i)*colW)) > 0.01 || math.Abs(w-colW) > 0.01 {
+			t.Errorf("link %d's column at %g, %g wide; want %g, %g", ply, x, w, 20+float64(i)*colW, colW)
 		}
 	}
 	for ply, want := range map[int]string{
@@ -191,8 +193,8 @@ func TestEvalGraphSVG(t *testing.T) {
 			t.Errorf("link %d named %q, want %q", ply, got, want)
 		}
 	}
-	// Marks: each in its move's column, at seat 1's estimate (y = 8 +
-	// (1 - v) * 134), with a shape of its own.
+	// Marks: each in its move's column, at seat 1's estimate (y = 9 +
+	// (1 - v) * 128), with a shape of its own.
 	shapes := map[string]string{}
 	for _, p := range root.all("path") {
 		cls := p.attr("class")
@@ -211,7 +213,7 @@ func TestEvalGraphSVG(t *testing.T) {
 		}
 		pts := pathPoints(t, p.attr("d"))
 		x, y := centre(pts)
-		if wx, wy := 2+(float64(ply)-0.5)*colW, 8+(1-v1)*134; math.Abs(x-wx) > 0.05 || math.Abs(y-wy) > 0.05 {
+		if wx, wy := 20+(float64(ply)-0.5)*colW, 9+(1-v1)*128; math.Abs(x-wx) > 0.05 || math.Abs(y-wy) > 0.05 {
 			t.Errorf("%s at (%g, %g), want (%g, %g)", name, x, y, wx, wy)
 		}
 		// A shape is its number of corners and whether its first is
@@ -251,6 +253,43 @@ func TestEvalGraphLines(t *testing.T) {
 					t.Errorf("the line has %d points, want 40", n)
 				}
 				return
+			}
+			// Each seat's line, its area and its marks are a group of
+			// its own, for a page to show one seat's; the areas are
+			// hidden unless a page shows them.
+			var groups []*svgNode
+			for _, e := range root.all("g") {
+				if strings.HasPrefix(e.attr("class"), "eval-seat ") {
+					groups = append(groups, e)
+				}
+			}
+			if len(groups) != seats {
+				t.Fatalf("%d groups of a seat, want %d", len(groups), seats)
+			}
+			markPly := map[string]int{"eval-mark eval-blunder": 22, "eval-mark eval-mistake": 31, "eval-mark eval-inaccuracy": 35}
+			for s, e := range groups {
+				if want := fmt.Sprintf("eval-seat eval-seat-%d", s+1); e.attr("class") != want {
+					t.Errorf("group %d of class %q, want %q", s+1, e.attr("class"), want)
+				}
+				areas, inGroup := 0, 0
+				for _, p := range e.all("path") {
+					switch cls := p.attr("class"); {
+					case cls == "eval-area":
+						areas++
+						if p.attr("display") != "none" {
+							t.Errorf("seat %d's area is shown without a style sheet", s+1)
+						}
+					case markPly[cls] > 0:
+						if seat := (markPly[cls]-1)%seats + 1; seat != s+1 {
+							t.Errorf("the mark at ply %d (seat %d's) is in seat %d's group", markPly[cls], seat, s+1)
+						}
+					case p == lines[s] || p.attr("d") == lines[s].attr("d"):
+						inGroup++
+					}
+				}
+				if areas == 0 || inGroup != 1 {
+					t.Errorf("seat %d's group has %d areas and %d of its line", s+1, areas, inGroup)
+				}
 			}
 			for s, l := range lines {
 				c := render.SeatColour(s + 1)
@@ -318,32 +357,86 @@ func TestEvalGraphRefuses(t *testing.T) {
 }
 
 // The PNG decodes, is as wide as a board picture and shows the areas,
-// the marks and the current move where the data puts them.
+// the marks and the current move where the data puts them: with three
+// and four seats, each mark in its seat's plot.
 func TestEvalGraphPNG(t *testing.T) {
-	g := sampleGraph(2)
-	g.Current = 22
-	var b bytes.Buffer
-	if err := g.PNG(&b); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct{ seats, minH, maxH, probes int }{{2, 300, 420, 20}, {3, 450, 650, 6}, {4, 600, 800, 7}} {
+		t.Run(strconv.Itoa(c.seats), func(t *testing.T) {
+			g := sampleGraph(c.seats)
+			g.Current = 22
+			var b bytes.Buffer
+			if err := g.PNG(&b); err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(&b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := img.Bounds().Dx(); w != 560 {
+				t.Errorf("width %d, want 560", w)
+			}
+			if h := img.Bounds().Dy(); h < c.minH || h > c.maxH {
+				t.Errorf("height %d, want %d to %d", h, c.minH, c.maxH)
+			}
+			probes := render.GraphProbes(g)
+			if len(probes) < c.probes {
+				t.Fatalf("%d probes", len(probes))
+			}
+			for _, c := range probes {
+				got := color.NRGBAModel.Convert(img.At(int(c.X), int(c.Y))).(color.NRGBA)
+				if dist(got, c.Want) > 40 {
+					t.Errorf("%s at (%d, %d) is %v, want about %v", c.What, int(c.X), int(c.Y), got, c.Want)
+				}
+			}
+		})
 	}
-	img, err := png.Decode(&b)
-	if err != nil {
-		t.Fatal(err)
+}
+
+// The axes: 1, ½ and 0 up the side and the move numbers along the
+// bottom, in the SVG and in the PNG (each plot its 1, ½ and 0, the
+// numbers under the last), as many as fit.
+func TestEvalGraphAxes(t *testing.T) {
+	five := []string{"5", "10", "15", "20", "25", "30", "35", "40"}
+	side := []string{"1", "½", "0"}
+	for _, seats := range []int{2, 3, 4} {
+		t.Run(strconv.Itoa(seats), func(t *testing.T) {
+			svg, png := render.GraphLabels(sampleGraph(seats))
+			if want := append(side[:3:3], five...); !slices.Equal(svg, want) {
+				t.Errorf("the SVG's axes say %q, want %q", svg, want)
+			}
+			var want []string
+			for range seats - 1 {
+				want = append(want, side...)
+			}
+			if seats == 2 {
+				want = nil
+			}
+			want = append(append(want, side...), five...)
+			if !slices.Equal(png, want) {
+				t.Errorf("the PNG's axes say %q, want %q", png, want)
+			}
+			// The SVG's words are hidden from screen readers, which read
+			// the title, the description and each move's link.
+			root := graphSVG(t, sampleGraph(seats))
+			var texts int
+			for _, g := range root.all("g") {
+				if g.attr("class") == "eval-axes" {
+					texts += len(g.all("text"))
+					if g.attr("aria-hidden") != "true" {
+						t.Error("the axes are not hidden from screen readers")
+					}
+				}
+			}
+			if texts != len(svg) || len(root.all("text")) != texts {
+				t.Errorf("%d words in the axes' group, %d in all, want %d", texts, len(root.all("text")), len(svg))
+			}
+		})
 	}
-	if w := img.Bounds().Dx(); w != 560 {
-		t.Errorf("width %d, want 560", w)
-	}
-	if h := img.Bounds().Dy(); h < 250 || h > 400 {
-		t.Errorf("height %d", h)
-	}
-	probes := render.GraphProbes(g)
-	if len(probes) < 20 {
-		t.Fatalf("%d probes", len(probes))
-	}
-	for _, c := range probes {
-		got := color.NRGBAModel.Convert(img.At(int(c.X), int(c.Y))).(color.NRGBA)
-		if dist(got, c.Want) > 40 {
-			t.Errorf("%s at (%d, %d) is %v, want about %v", c.What, int(c.X), int(c.Y), got, c.Want)
+	for _, c := range []struct{ n, most, want int }{
+		{0, 9, 1}, {7, 9, 1}, {12, 9, 2}, {40, 9, 5}, {60, 9, 10}, {100, 9, 20}, {100, 4, 25}, {250, 9, 50}, {1000, 5, 200}, {30, 0, 20},
+	} {
+		if got := render.TickStep(c.n, c.most); got != c.want {
+			t.Errorf("tickStep(%d, %d) = %d, want %d", c.n, c.most, got, c.want)
 		}
 	}
 }
