@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"icepost/notation"
@@ -61,6 +62,42 @@ func randomGames(t *testing.T, each int) []*notation.Game {
 	return out
 }
 
+// gamePuzzles is a game and its puzzles.
+type gamePuzzles struct {
+	g  *notation.Game
+	ps []Puzzle
+}
+
+var (
+	foundOnce sync.Once
+	foundAll  []gamePuzzles
+	foundErr  error
+)
+
+// found is the puzzles of randomGames (three games of each kind, one
+// with -short), found once for the tests that read them.
+func found(t *testing.T) []gamePuzzles {
+	t.Helper()
+	each := 3
+	if testing.Short() {
+		each = 1
+	}
+	foundOnce.Do(func() {
+		for _, g := range randomGames(t, each) {
+			ps, err := Find(context.Background(), g, Options{})
+			if err != nil {
+				foundErr = err
+				return
+			}
+			foundAll = append(foundAll, gamePuzzles{g, ps})
+		}
+	})
+	if foundErr != nil {
+		t.Fatal(foundErr)
+	}
+	return foundAll
+}
+
 // Random games miss wins often: each puzzle Find gives is a proved win
 // missed, its record validates with the position as Setup and the
 // solution as the main line, names no address, and its solution solves
@@ -68,11 +105,8 @@ func randomGames(t *testing.T, each int) []*notation.Game {
 func TestFind(t *testing.T) {
 	ctx := context.Background()
 	byGame := map[string]int{}
-	for _, g := range randomGames(t, 4) {
-		ps, err := Find(ctx, g, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range found(t) {
+		g, ps := f.g, f.ps
 		for _, p := range ps {
 			if byGame[p.Game]++; byGame[p.Game] > 12 {
 				continue // enough of this game checked
@@ -162,9 +196,8 @@ func TestPlayTakesAnyWin(t *testing.T) {
 // after the win are refused as answers.
 func TestPlayRefuses(t *testing.T) {
 	ctx := context.Background()
-	for _, g := range randomGames(t, 2) {
-		ps, _ := Find(ctx, g, Options{})
-		for _, p := range ps {
+	for _, f := range found(t) {
+		for _, p := range f.ps {
 			if _, err := Play(ctx, p, []string{p.Played, p.Solution[0]}, 0); !errors.Is(err, ErrAnswer) {
 				t.Fatalf("a wrong move, then another: %v", err)
 			}
