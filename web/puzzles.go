@@ -51,13 +51,43 @@ const maxCountsAMinute = 30
 // perPuzzles is the puzzles a page of the list shows.
 const perPuzzles = 50
 
-// puzzleGate bounds the checks at once and the counts a minute.
+// puzzleGate bounds the checks at once and the counts a minute, and
+// keeps the last answers refereed: a click on the board asks for the
+// same position again and again (moves.json, after.json).
 type puzzleGate struct {
 	once   sync.Once
 	slots  chan struct{}
 	mu     sync.Mutex
 	minute int64
-	counts map[int64]int // tries counted this minute, by puzzle
+	counts map[int64]int             // tries counted this minute, by puzzle
+	known  map[string]puzzle.Attempt // answers refereed, by puzzle and moves; at most maxKnown
+}
+
+// maxKnown is the most answers puzzleGate keeps; when full it starts
+// again empty.
+const maxKnown = 512
+
+// knownKey is the key of an answer in puzzleGate.known.
+func knownKey(id int64, mine []string) string {
+	return strconv.FormatInt(id, 10) + "\x00" + strings.Join(mine, " ")
+}
+
+// recall returns an answer refereed before.
+func (g *puzzleGate) recall(id int64, mine []string) (puzzle.Attempt, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	at, ok := g.known[knownKey(id, mine)]
+	return at, ok
+}
+
+// keep remembers an answer refereed.
+func (g *puzzleGate) keep(id int64, mine []string, at puzzle.Attempt) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.known == nil || len(g.known) >= maxKnown {
+		g.known = map[string]puzzle.Attempt{}
+	}
+	g.known[knownKey(id, mine)] = at
 }
 
 func (g *puzzleGate) init() {
@@ -234,16 +264,25 @@ func (s *Site) answer(ctx context.Context, id int64, mine []string, count bool) 
 	if len(mine) > 3 {
 		return nil, puzzle.Attempt{}, bad("a puzzle is solved in at most 3 moves; %d were sent", len(mine))
 	}
+	if count && !s.puzzles.count(id) {
+		count = false
+	}
+	if !count {
+		if at, ok := s.puzzles.recall(id, mine); ok {
+			sp, err := s.archive.Puzzle(ctx, id)
+			return sp, at, err
+		}
+	}
 	if err := s.puzzles.acquire(ctx); err != nil {
 		return nil, puzzle.Attempt{}, err
 	}
 	defer s.puzzles.release()
-	if count && !s.puzzles.count(id) {
-		count = false
-	}
 	sp, at, err := s.archive.Answer(ctx, id, mine, count, webBudget)
 	if errors.Is(err, puzzle.ErrAnswer) {
 		return sp, at, bad("%v: start the puzzle again from its page", err)
+	}
+	if err == nil {
+		s.puzzles.keep(id, mine, at)
 	}
 	return sp, at, err
 }
