@@ -78,6 +78,16 @@ type Move struct {
 	// mistake or a blunder; BetterEval is the mover's estimate after it.
 	Better     string
 	BetterEval float64
+	// Line is the better move's line, Better first: the engine's
+	// principal variation (up to LineLength plies), or the solver's
+	// proof of a forced win. An analysis written before lines has
+	// Better alone.
+	Line []string
+	// WinIn is set when Better is a proved forced win (two seats, or a
+	// win in one in any game): the mover's moves it takes, Better
+	// counted (1 wins at once); Line is then the win with the longest
+	// defence.
+	WinIn int
 }
 
 // Loss is how much the move lowered the mover's estimate, 0 when it did
@@ -201,10 +211,17 @@ func Annotate(rec *notation.Record, r *Report) error {
 		}
 		m.After = append(m.After, c)
 		if a.Better != "" {
-			m.Variations = append(m.Variations, &notation.Line{Moves: []*notation.Move{{
-				Token: a.Better,
-				After: []string{"[%eval " + prob(a.BetterEval) + "] [%engine]"},
-			}}})
+			c := "[%eval " + prob(a.BetterEval) + "]"
+			if a.WinIn > 0 {
+				c += " [%wins " + strconv.Itoa(a.WinIn) + "]"
+			}
+			line := &notation.Line{Moves: []*notation.Move{{Token: a.Better, After: []string{c + " [%engine]"}}}}
+			if len(a.Line) > 0 && a.Line[0] == a.Better {
+				for _, tok := range a.Line[1:] {
+					line.Moves = append(line.Moves, &notation.Move{Token: tok})
+				}
+			}
+			m.Variations = append(m.Variations, line)
 		}
 	}
 	if own, ok := rec.Tag(AnnotatorTag); ok && own != "" {
@@ -249,9 +266,11 @@ func Strip(rec *notation.Record) {
 	}
 }
 
-// isEngineLine reports whether a variation is one Annotate wrote.
+// isEngineLine reports whether a variation is one Annotate wrote: its
+// first move's comment ends in [%engine] (the moves after it, the
+// engine's line, have none; before lines it had one move).
 func isEngineLine(l *notation.Line) bool {
-	if len(l.Moves) != 1 {
+	if len(l.Moves) == 0 {
 		return false
 	}
 	for _, c := range l.Moves[0].After {
@@ -332,9 +351,12 @@ func Read(rec *notation.Record) (*Report, bool, error) {
 		}
 		for _, v := range m.Variations {
 			if isEngineLine(v) {
-				a.Better = v.Moves[0].Token
-				if e, ok := parseBetter(v.Moves[0].After); ok {
-					a.BetterEval = e
+				a.Better, a.Line = v.Moves[0].Token, nil
+				for _, lm := range v.Moves {
+					a.Line = append(a.Line, lm.Token)
+				}
+				if e, in, ok := parseBetter(v.Moves[0].After); ok {
+					a.BetterEval, a.WinIn = e, in
 				}
 			}
 		}
@@ -352,20 +374,32 @@ func Read(rec *notation.Record) (*Report, bool, error) {
 	return r, true, nil
 }
 
-// parseBetter reads the estimate of an engine variation's comment.
-func parseBetter(after []string) (float64, bool) {
+// parseBetter reads the estimate of an engine variation's comment,
+// "[%eval E] [%engine]", and the forced win's length when it says one,
+// "[%eval E] [%wins N] [%engine]".
+func parseBetter(after []string) (eval float64, winIn int, ok bool) {
 	for _, c := range after {
 		f := strings.Fields(c)
-		if len(f) == 3 && f[0] == "[%eval" && f[2] == "[%engine]" {
-			v, ok := strings.CutSuffix(f[1], "]")
-			if !ok {
+		if len(f) != 3 && len(f) != 5 || f[0] != "[%eval" || f[len(f)-1] != "[%engine]" {
+			continue
+		}
+		v, ok := strings.CutSuffix(f[1], "]")
+		if !ok {
+			continue
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			continue
+		}
+		if len(f) == 5 {
+			w, ok := strings.CutSuffix(f[3], "]")
+			n, err := strconv.Atoi(w)
+			if f[2] != "[%wins" || !ok || err != nil || n < 1 {
 				continue
 			}
-			x, err := strconv.ParseFloat(v, 64)
-			if err == nil {
-				return x, true
-			}
+			winIn = n
 		}
+		return x, winIn, true
 	}
-	return 0, false
+	return 0, 0, false
 }

@@ -1,10 +1,13 @@
 package analysis
 
 import (
+	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"icepost/notation"
+	"icepost/rules"
 )
 
 const club = `[Game "IceSickle"]
@@ -30,10 +33,25 @@ func parseOne(t *testing.T, src string) *notation.Record {
 func TestAnnotateReadStrip(t *testing.T) {
 	rec := parseOne(t, club)
 	plain := rec.String()
+	// The engine's line after move 2: M@b1, then two legal moves.
+	g, err := notation.Replay(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := []string{"M@b1"}
+	s, _, err := rules.Play(g.States[1], "M@b1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		m := s.Moves(nil)[0]
+		line = append(line, s.FormatMove(m))
+		s, _ = s.Play(m)
+	}
 	rep := &Report{Level: 3, Seats: 2, Moves: []Move{
 		{Ply: 1, Seat: 1, Token: "L@c3", Before: 0.5, After: 0.52},
-		{Ply: 2, Seat: 2, Token: "M@b2", Before: 0.48, After: 0.2, Mark: Mistake, Better: "M@b1", BetterEval: 0.47},
-		{Ply: 3, Seat: 1, Token: "S@a1", Before: 0.8, After: 0.3, Mark: Blunder},
+		{Ply: 2, Seat: 2, Token: "M@b2", Before: 0.48, After: 0.2, Mark: Mistake, Better: "M@b1", BetterEval: 0.47, Line: line},
+		{Ply: 3, Seat: 1, Token: "S@a1", Before: 1, After: 0.3, Mark: Blunder, Better: "S@b1", BetterEval: 1, Line: []string{"S@b1"}, WinIn: 2},
 	}}
 	if err := Annotate(rec, rep); err != nil {
 		t.Fatal(err)
@@ -57,15 +75,28 @@ func TestAnnotateReadStrip(t *testing.T) {
 		t.Fatalf("Read = %+v", got)
 	}
 	for i, m := range got.Moves {
-		if m != rep.Moves[i] {
+		if !reflect.DeepEqual(m, rep.Moves[i]) {
 			t.Errorf("move %d read back as %+v, written %+v", i+1, m, rep.Moves[i])
 		}
 	}
 	if m := got.Marked(); len(m) != 2 || m[0].Ply != 3 || m[1].Ply != 2 {
 		t.Errorf("Marked = %+v, want the blunder then the mistake", m)
 	}
-	if l, n := got.MeanLoss(1); n != 2 || l != 0.25 {
-		t.Errorf("MeanLoss(1) = %v, %d; want 0.25, 2", l, n)
+	if l, n := got.MeanLoss(1); n != 2 || l != 0.35 {
+		t.Errorf("MeanLoss(1) = %v, %d; want 0.35, 2", l, n)
+	}
+	if o := oneLine(once); !strings.Contains(o, "[%wins 2] [%engine]") || !strings.Contains(o, "M@b1 {[%eval 0.47] [%engine]} 2. "+line[1]+" "+line[2]+")") {
+		t.Errorf("the forced win or the line is not in the record:\n%s", once)
+	}
+	// A record of before lines: the engine's variation one move.
+	old := parseOne(t, once)
+	for _, v := range old.Main.Moves[1].Variations {
+		if isEngineLine(v) {
+			v.Moves = v.Moves[:1]
+		}
+	}
+	if r, ok, err := Read(old); err != nil || !ok || !reflect.DeepEqual(r.Moves[1].Line, []string{"M@b1"}) || r.Moves[1].Better != "M@b1" {
+		t.Errorf("a one-move engine variation read back as %+v (%v, %v)", r, ok, err)
 	}
 	Strip(again)
 	if s := again.String(); s != plain {

@@ -32,12 +32,13 @@ import (
 type AnalyzeOptions struct {
 	// Level is the engine's level; default analysis.DefaultLevel.
 	Level int
-	// Workers is how many games are analysed at once, each by one
-	// engine worker (one tree, on one core); default the cores Go may
-	// use.
+	// Workers is how many games are analysed at once, each on one
+	// core; default the cores Go may use.
 	Workers int
-	// Seed makes the analyses repeatable: game id's analysis searches
-	// with the seed Seed + id, whichever worker takes it.
+	// Seed makes the analyses repeatable: a game's analysis is
+	// analysis.Analyze's with this Seed, so it is the one icepost
+	// analyze -seed Seed makes of the same record, whichever worker
+	// takes it.
 	Seed uint64
 	// Limit analyses at most this many games (0: every game selected).
 	Limit int
@@ -205,7 +206,7 @@ func (a *Archive) analyzeGame(ctx context.Context, id int64, opt AnalyzeOptions)
 		}
 	}
 	if rep == nil {
-		rep, err = analysis.Analyze(ctx, rec, analysis.Options{Level: opt.Level, Seed: opt.Seed + uint64(id), Workers: 1})
+		rep, err = analysis.Analyze(ctx, rec, analysis.Options{Level: opt.Level, Seed: opt.Seed, Workers: 1})
 		if err != nil {
 			if ctx.Err() != nil {
 				return 0, 0, ctx.Err()

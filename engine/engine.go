@@ -35,8 +35,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"icepost/rules"
@@ -53,6 +53,16 @@ var (
 	base    = [MaxLevel + 1]int{0, 60, 240, 960, 3840, 15360}
 	perMove = [MaxLevel + 1]int{0, 6, 24, 96, 384, 1536}
 )
+
+// Base is a level's base number of playouts (docs/engine.md, "Levels"),
+// 0 for a level outside 1..MaxLevel: what Judge runs through each of the
+// two moves it compares.
+func Base(level int) int {
+	if level < 1 || level > MaxLevel {
+		return 0
+	}
+	return base[level]
+}
 
 // iterations is the number of playouts per tree for a level and a position
 // with moves legal moves.
@@ -74,6 +84,13 @@ type Config struct {
 	// Workers is the number of trees grown at once; default the number of
 	// cores Go may use (GOMAXPROCS).
 	Workers int
+	// Trees is the number of trees, each from its own seed; default
+	// Workers. With more trees than Workers the Workers take them in
+	// turn. Each tree's search depends only on its seed and the
+	// positions, so with Trees set (and no time budget cutting a search
+	// short) any number of Workers gives the same moves and values: the
+	// analyst sets it, that an analysis be the same on every machine.
+	Trees int
 	// Shared makes the level's iterations one budget for all the trees
 	// together (each grows its share), counting the playouts a reused
 	// tree already holds toward it, where by default each tree adds the
@@ -112,8 +129,11 @@ func New(cfg Config) (*Player, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
 	}
+	if cfg.Trees <= 0 {
+		cfg.Trees = cfg.Workers
+	}
 	p := &Player{cfg: cfg}
-	for w := range cfg.Workers {
+	for w := range cfg.Trees {
 		p.trees = append(p.trees, &tree{
 			rng:       rand.New(rand.NewPCG(cfg.Seed, uint64(w)+1)),
 			maxNodes:  cfg.MaxNodes,
@@ -186,20 +206,14 @@ func (p *Player) grow(ctx context.Context, s rules.State) (grown, error) {
 	legal := s.Moves(nil)
 	want := p.share(iterations(p.cfg.Level, len(legal)))
 	wants := make([]int, len(p.trees))
-	var wg sync.WaitGroup
 	for w, t := range p.trees {
 		t.reroot(s)
 		wants[w] = want
 		if p.cfg.Shared {
 			wants[w] = max(1, want-int(t.root.visits))
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t.search(ctx, wants[w])
-		}()
 	}
-	wg.Wait()
+	p.each(func(w int, t *tree) { t.search(ctx, wants[w]) })
 
 	r := grown{legal: legal, choice: Choice{Values: make([]float64, s.Options().Seats)}}
 	c := &r.choice
@@ -241,6 +255,36 @@ func (p *Player) grow(ctx context.Context, s rules.State) (grown, error) {
 	return r, nil
 }
 
+// each runs f on every tree, on up to Workers goroutines at once, and
+// returns when all are done. Each tree is one goroutine's at a time, and
+// what f does to it depends on the tree alone, not on which goroutine
+// runs it or when.
+func (p *Player) each(f func(w int, t *tree)) {
+	n := min(p.cfg.Workers, len(p.trees))
+	if n <= 1 {
+		for w, t := range p.trees {
+			f(w, t)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				w := int(next.Add(1) - 1)
+				if w >= len(p.trees) {
+					return
+				}
+				f(w, p.trees[w])
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // share is a tree's part of n iterations: all of them, or with Shared
 // an equal part (at least one).
 func (p *Player) share(n int) int {
@@ -268,90 +312,6 @@ func (p *Player) sum(legal []rules.Move) (visits, reward []float64) {
 	}
 	return visits, reward
 }
-
-// Judgement is what a search says of the move the engine prefers in a
-// position and of the move played there, for the analyst (package
-// analysis). Each move's value is the mover's mean result (for 3 and 4
-// seats, the mover's share) over fresh playouts through it, the same
-// number for both, run after the search chose: the search's own means
-// would flatter the move it chose, the most visited of many whose means
-// are noisy (the winner's curse), and judge the played move by few
-// playouts when it left it little tried.
-type Judgement struct {
-	Best        rules.Move
-	BestValue   float64 // the mover's mean result after Best
-	PlayedValue float64 // the mover's mean result after the move played
-	Playouts    int     // all iterations, the fresh ones included
-	Stopped     bool    // the time budget or the context cut a search short
-	// Moves are the legal moves of the position, Values the mover's mean
-	// result after each in the search (NaN for a move no playout tried).
-	Moves  []rules.Move
-	Values []float64
-}
-
-// Judge searches s as Move does, then runs the level's base number of
-// playouts more through the move it prefers and as many through m, a
-// legal move of s (through the one move when m is it), and judges both by
-// those (Judgement). The trees keep m's subtree for the position after
-// it, as Move keeps the chosen move's.
-func (p *Player) Judge(ctx context.Context, s rules.State, m rules.Move) (Judgement, error) {
-	r, err := p.grow(ctx, s)
-	if err != nil {
-		return Judgement{}, err
-	}
-	played := slices.Index(r.legal, m)
-	if played < 0 {
-		return Judgement{}, fmt.Errorf("engine: %s is not a legal move here", s.FormatMove(m))
-	}
-	best := r.legal[r.best]
-	j := Judgement{Best: best, Playouts: r.choice.Playouts, Stopped: r.choice.Stopped}
-	j.Moves, j.Values = r.legal, make([]float64, len(r.legal))
-	for i := range r.legal {
-		j.Values[i] = math.NaN()
-		if r.visits[i] > 0 {
-			j.Values[i] = r.reward[i] / r.visits[i]
-		}
-	}
-	ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
-	defer cancel()
-	var wg sync.WaitGroup
-	fresh := make([]measured, len(p.trees))
-	for w, t := range p.trees {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fresh[w] = t.measure(ctx, best, m, p.share(base[p.cfg.Level]))
-		}()
-	}
-	wg.Wait()
-	var sum measured
-	for _, f := range fresh {
-		for i := range 2 {
-			sum.visits[i] += f.visits[i]
-			sum.reward[i] += f.reward[i]
-		}
-		j.Playouts += int(f.visits[0] + f.visits[1])
-	}
-	j.Stopped = j.Stopped || ctx.Err() != nil
-	j.BestValue, j.PlayedValue = j.Values[r.best], j.Values[played]
-	if sum.visits[0] > 0 {
-		j.BestValue = sum.reward[0] / sum.visits[0]
-	}
-	if sum.visits[1] > 0 {
-		j.PlayedValue = sum.reward[1] / sum.visits[1]
-	}
-	if m == best {
-		j.PlayedValue = j.BestValue
-	}
-	for _, t := range p.trees {
-		t.keep(m)
-	}
-	return j, nil
-}
-
-// measured is what measure found: the playouts through the best move
-// ([0]) and the move played ([1]), and the mover's results summed.
-type measured struct{ visits, reward [2]float64 }
 
 // tree is one worker's search tree.
 type tree struct {
@@ -413,53 +373,6 @@ func (t *tree) reroot(s rules.State) {
 	}
 	t.nodes = 0
 	t.root = t.newNode(s, nil, rules.Move{}, 0)
-}
-
-// measure runs n iterations through the root's child of move best and n
-// through the child of move m (making it when the search has not; only
-// the n through best when m is best), until ctx ends, and returns them.
-func (t *tree) measure(ctx context.Context, best, m rules.Move, n int) measured {
-	var out measured
-	nodes := [2]*node{t.child(best), t.child(m)}
-	if m == best {
-		nodes[1] = nil
-	}
-	for i := 0; i < n; i++ {
-		if i%16 == 0 && ctx.Err() != nil {
-			break
-		}
-		for k, ch := range nodes {
-			if ch == nil {
-				continue
-			}
-			v, r := ch.visits, ch.reward
-			t.iterateFrom(ch)
-			out.visits[k] += ch.visits - v
-			out.reward[k] += ch.reward - r
-		}
-	}
-	return out
-}
-
-// child returns the root's child of move m, making it when the search
-// has not (the move not tried yet, or left out because another wins at
-// once).
-func (t *tree) child(m rules.Move) *node {
-	for _, ch := range t.root.children {
-		if ch.move == m {
-			return ch
-		}
-	}
-	if i := slices.Index(t.root.untried, m); i >= 0 {
-		t.root.untried = slices.Delete(t.root.untried, i, i+1)
-	}
-	next, err := t.root.state.Play(m)
-	if err != nil {
-		panic("engine: a legal move did not play: " + err.Error())
-	}
-	ch := t.newNode(next, t.root, m, t.root.state.ToMove())
-	t.root.children = append(t.root.children, ch)
-	return ch
 }
 
 // keep drops every child of the root but the one of move m, once it has

@@ -148,7 +148,9 @@ func (s *Handler) runAnalysisJob(ctx context.Context, j jobqueue.Job) error {
 	log := s.log()
 	began := time.Now()
 	last := began
-	rep, err := analysis.Analyze(ctx, rec, analysis.Options{Level: j.Key, Seed: uint64(g.id), Workers: s.Bots.Workers,
+	// Seed 0, icepost analyze's and archive analyze's default: the same
+	// game gets the same analysis by mail as there.
+	rep, err := analysis.Analyze(ctx, rec, analysis.Options{Level: j.Key, Workers: s.Bots.Workers,
 		Progress: func(done, total int) {
 			if time.Since(last) >= 10*time.Second || done == 1 {
 				last = time.Now()

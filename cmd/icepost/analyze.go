@@ -42,7 +42,7 @@ func cmdAnalyze(e *env, args []string) int {
 	fs := newFlags(e, "analyze")
 	level := fs.Int("level", analysis.DefaultLevel, fmt.Sprintf("the engine's level, 1 to %d (each level searches four times the one below it)", engine.MaxLevel))
 	out := fs.String("o", "", "write the records to `FILE` (replaced once all are done) instead of standard output")
-	seed := fs.Uint64("seed", 0, "the engine's seed: the same seed, level and workers give the same analysis")
+	seed := fs.Uint64("seed", 0, "the engine's seed: the same seed and level give the same analysis, with any -workers (and in archive analyze)")
 	workers := fs.Int("workers", 0, "cores to analyse on, each growing a tree, sharing the level's playouts (default: the cores Go may use)")
 	if code := parseFlags(e, fs, args); code >= 0 {
 		return code

@@ -18,7 +18,7 @@ func archiveAnalyze(e *env, a *archive.Archive, args []string) int {
 	query := queryFlags(fs)
 	level := fs.Int("level", analysis.DefaultLevel, "the engine's level, 1 to 5 (games analysed at another level are analysed again)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "games analysed at once, one core each")
-	seed := fs.Uint64("seed", 0, "makes the analyses repeatable (game ID is searched with seed + ID)")
+	seed := fs.Uint64("seed", 0, "makes the analyses repeatable: each game's is icepost analyze -seed SEED's of its record")
 	limit := fs.Int("limit", 0, "analyse at most this many games (0: all those selected)")
 	quiet := fs.Bool("q", false, "no progress bar and no summary line")
 	if code := parseFlags(e, fs, args); code >= 0 {

@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"icepost/rules"
+)
+
+// Judgement is what a search says of the move the engine prefers in a
+// position and of the move played there, for the analyst (package
+// analysis). Each move's value is the mover's mean result (for 3 and 4
+// seats, the mover's share) over fresh playouts through it, the same
+// number for both, run after the search chose: the search's own means
+// would flatter the move it chose, the most visited of many whose means
+// are noisy (the winner's curse), and judge the played move by few
+// playouts when it left it little tried.
+type Judgement struct {
+	Best        rules.Move
+	BestValue   float64 // the mover's mean result after Best
+	PlayedValue float64 // the mover's mean result after the move played
+	// BestSample and PlayedSample are the fresh playouts behind the two
+	// values (one tally for both when the move played is Best).
+	BestSample, PlayedSample Sample
+	Playouts                 int  // all iterations, the fresh ones included
+	Stopped                  bool // the time budget or the context cut a search short
+	// Moves are the legal moves of the position, Values the mover's mean
+	// result after each in the search (NaN for a move no playout tried),
+	// Visits its playouts in the search (all trees).
+	Moves  []rules.Move
+	Values []float64
+	Visits []float64
+}
+
+// Sample counts the mover's results over playouts: how many, their sum
+// and the sum of their squares.
+type Sample struct{ N, Sum, Squares float64 }
+
+// Mean is the mean result, NaN for no playout.
+func (t Sample) Mean() float64 {
+	if t.N == 0 {
+		return math.NaN()
+	}
+	return t.Sum / t.N
+}
+
+// StdErr is the standard error of the mean (the playouts taken as
+// independent), +Inf for fewer than two.
+func (t Sample) StdErr() float64 {
+	if t.N < 2 {
+		return math.Inf(1)
+	}
+	m := t.Sum / t.N
+	v := max(0, t.Squares/t.N-m*m) * t.N / (t.N - 1)
+	return math.Sqrt(v / t.N)
+}
+
+func (t *Sample) add(u Sample) { t.N, t.Sum, t.Squares = t.N+u.N, t.Sum+u.Sum, t.Squares+u.Squares }
+
+// Sequential says how many fresh playouts Measure runs through each of
+// the two moves: Min first, then Step more at a time while Decided (when
+// set) says the two tallies do not decide yet, up to Max. The counts are
+// of all trees together; each tree runs its share of each step, so the
+// result does not depend on how many Workers run the trees.
+//
+// Among, when not empty, holds the moves the engine's choice may be: the
+// most visited of them (on a tie the better mean, then the first legal),
+// the search's choice among them (the analyst's best move that does not
+// let the next seat win at once).
+type Sequential struct {
+	Min, Step, Max int
+	Decided        func(best, played Sample) bool
+	Among          []rules.Move
+}
+
+// Judge searches s as Move does, then runs the level's base number of
+// playouts more through the move it prefers and as many through m, a
+// legal move of s (through the one move when m is it), and judges both by
+// those (Judgement). The trees keep m's subtree for the position after
+// it, as Move keeps the chosen move's.
+func (p *Player) Judge(ctx context.Context, s rules.State, m rules.Move) (Judgement, error) {
+	b := base[p.cfg.Level]
+	j, err := p.Measure(ctx, s, m, Sequential{Min: b, Max: b})
+	if err == nil {
+		p.Keep(m)
+	}
+	return j, err
+}
+
+// Measure is Judge with the fresh playouts as seq says, and without the
+// keep: the trees still hold every move searched, for Line, until Keep
+// is called with the move played.
+func (p *Player) Measure(ctx context.Context, s rules.State, m rules.Move, seq Sequential) (Judgement, error) {
+	r, err := p.grow(ctx, s)
+	if err != nil {
+		return Judgement{}, err
+	}
+	played := slices.Index(r.legal, m)
+	if played < 0 {
+		return Judgement{}, fmt.Errorf("engine: %s is not a legal move here", s.FormatMove(m))
+	}
+	if len(seq.Among) > 0 && !slices.Contains(seq.Among, r.legal[r.best]) {
+		b := -1
+		for i, lm := range r.legal {
+			if !slices.Contains(seq.Among, lm) {
+				continue
+			}
+			if b < 0 || r.visits[i] > r.visits[b] || r.visits[i] == r.visits[b] && r.visits[i] > 0 && r.reward[i]/r.visits[i] > r.reward[b]/r.visits[b] {
+				b = i
+			}
+		}
+		if b >= 0 {
+			r.best = b
+		}
+	}
+	best := r.legal[r.best]
+	j := Judgement{Best: best, Playouts: r.choice.Playouts, Stopped: r.choice.Stopped}
+	j.Moves, j.Values, j.Visits = r.legal, make([]float64, len(r.legal)), r.visits
+	for i := range r.legal {
+		j.Values[i] = math.NaN()
+		if r.visits[i] > 0 {
+			j.Values[i] = r.reward[i] / r.visits[i]
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
+	defer cancel()
+	fresh := make([]measured, len(p.trees))
+	var sum measured
+	for done, step := 0, max(1, seq.Min); ; step = max(1, seq.Step) {
+		if seq.Max > 0 {
+			step = min(step, seq.Max-done)
+		}
+		n := p.share(step)
+		p.each(func(w int, t *tree) { fresh[w] = t.measure(ctx, best, m, n) })
+		for _, f := range fresh {
+			for i := range 2 {
+				sum[i].add(f[i])
+			}
+			j.Playouts += int(f[0].N + f[1].N)
+		}
+		done += step
+		if ctx.Err() != nil || done >= seq.Max || seq.Decided == nil || m == best {
+			break
+		}
+		if seq.Decided(sum[0], sum[1]) {
+			break
+		}
+	}
+	j.Stopped = j.Stopped || ctx.Err() != nil
+	j.BestValue, j.PlayedValue = j.Values[r.best], j.Values[played]
+	if sum[0].N > 0 {
+		j.BestValue = sum[0].Mean()
+	}
+	if sum[1].N > 0 {
+		j.PlayedValue = sum[1].Mean()
+	}
+	if m == best {
+		j.PlayedValue, sum[1] = j.BestValue, sum[0]
+	}
+	j.BestSample, j.PlayedSample = sum[0], sum[1]
+	return j, nil
+}
+
+// Keep makes the trees keep only the subtree of m, a move of the
+// position last searched: the move played, whose position comes next.
+func (p *Player) Keep(m rules.Move) {
+	for _, t := range p.trees {
+		t.keep(m)
+	}
+}
+
+// Line returns the engine's principal variation after m, a move of the
+// position last searched: m, then at each position the reply its trees
+// (summed) tried most, while it has been tried at least minLineVisits
+// times, up to n moves in all. It reads the trees as the last search
+// (or Measure) left them, before Keep.
+func (p *Player) Line(m rules.Move, n int) []rules.Move {
+	var nodes []*node
+	for _, t := range p.trees {
+		if t.root == nil {
+			continue
+		}
+		for _, ch := range t.root.children {
+			if ch.move == m {
+				nodes = append(nodes, ch)
+			}
+		}
+	}
+	line := []rules.Move{m}
+	for len(line) < n && len(nodes) > 0 {
+		var moves []rules.Move
+		var visits []float64
+		for _, nd := range nodes {
+			for _, ch := range nd.children {
+				i := slices.Index(moves, ch.move)
+				if i < 0 {
+					moves, visits = append(moves, ch.move), append(visits, 0)
+					i = len(moves) - 1
+				}
+				visits[i] += ch.visits
+			}
+		}
+		best := -1
+		for i, v := range visits {
+			if v >= minLineVisits && (best < 0 || v > visits[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		next := nodes[:0:0]
+		for _, nd := range nodes {
+			for _, ch := range nd.children {
+				if ch.move == moves[best] {
+					next = append(next, ch)
+				}
+			}
+		}
+		line, nodes = append(line, moves[best]), next
+	}
+	return line
+}
+
+// minLineVisits is how often a reply must have been tried for Line to
+// take it: a reply of a handful of playouts says little.
+const minLineVisits = 20
+
+// measured is what measure found: the playouts through the best move
+// ([0]) and the move played ([1]).
+type measured [2]Sample
+
+// measure runs n iterations through the root's child of move best and n
+// through the child of move m (making it when the search has not; only
+// the n through best when m is best), until ctx ends, and returns them.
+func (t *tree) measure(ctx context.Context, best, m rules.Move, n int) measured {
+	var out measured
+	nodes := [2]*node{t.child(best), t.child(m)}
+	if m == best {
+		nodes[1] = nil
+	}
+	for i := 0; i < n; i++ {
+		if i%16 == 0 && ctx.Err() != nil {
+			break
+		}
+		for k, ch := range nodes {
+			if ch == nil {
+				continue
+			}
+			r := ch.reward
+			t.iterateFrom(ch)
+			d := ch.reward - r
+			out[k].N++
+			out[k].Sum += d
+			out[k].Squares += d * d
+		}
+	}
+	return out
+}
+
+// child returns the root's child of move m, making it when the search
+// has not (the move not tried yet, or left out because another wins at
+// once).
+func (t *tree) child(m rules.Move) *node {
+	for _, ch := range t.root.children {
+		if ch.move == m {
+			return ch
+		}
+	}
+	if i := slices.Index(t.root.untried, m); i >= 0 {
+		t.root.untried = slices.Delete(t.root.untried, i, i+1)
+	}
+	next, err := t.root.state.Play(m)
+	if err != nil {
+		panic("engine: a legal move did not play: " + err.Error())
+	}
+	ch := t.newNode(next, t.root, m, t.root.state.ToMove())
+	t.root.children = append(t.root.children, ch)
+	return ch
+}
