@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -85,4 +86,28 @@ func andList(parts []string) string {
 		return parts[0]
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// LineText is a better move's line in words: its moves joined by
+// ", then " ("h5-h6, then h7-g7, then g6-g7"); the better move alone
+// when the record has no line.
+func LineText(m Move) string {
+	line := m.Line
+	if len(line) == 0 && m.Better != "" {
+		line = []string{m.Better}
+	}
+	return strings.Join(line, ", then ")
+}
+
+// WinText says a proved forced win of the better move, "wins in 2:
+// h5-h6, then h7-g7, then g6-g7" ("wins at once: h5-h6" in one), and ""
+// when the better move is not one (WinIn 0).
+func WinText(m Move) string {
+	switch {
+	case m.WinIn == 0 || m.Better == "":
+		return ""
+	case m.WinIn == 1:
+		return "wins at once: " + m.Better
+	}
+	return fmt.Sprintf("wins in %d: %s", m.WinIn, LineText(m))
 }

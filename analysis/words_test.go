@@ -83,3 +83,19 @@ func TestMarkWords(t *testing.T) {
 		}
 	}
 }
+
+func TestLineWords(t *testing.T) {
+	m := Move{Better: "h5-h6", Line: []string{"h5-h6", "h7-g7", "g6-g7"}, WinIn: 2}
+	if got, want := WinText(m), "wins in 2: h5-h6, then h7-g7, then g6-g7"; got != want {
+		t.Errorf("WinText = %q, want %q", got, want)
+	}
+	if got := WinText(Move{Better: "a1", Line: []string{"a1"}, WinIn: 1}); got != "wins at once: a1" {
+		t.Errorf("WinText of a win in one = %q", got)
+	}
+	if got := LineText(Move{Better: "a1"}); got != "a1" {
+		t.Errorf("LineText of a record without lines = %q", got)
+	}
+	if got := WinText(Move{Better: "a1", Line: []string{"a1", "b2"}}); got != "" {
+		t.Errorf("WinText of no forced win = %q", got)
+	}
+}

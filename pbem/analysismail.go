@@ -183,6 +183,10 @@ func moveText(g *game, rep *analysis.Report, m analysis.Move, reader int) string
 	if m.Ply >= 1 && m.Ply-1 < len(g.play.States) {
 		before = g.play.States[m.Ply-1]
 	}
+	if m.WinIn >= 2 {
+		// A forced win the solver proved: said with its line.
+		return fmt.Sprintf("%s: it missed a forced win, %s (with the longest defence).", head, analysis.WinText(m))
+	}
 	if before != nil && analysis.MissedWin(before, m) {
 		s := fmt.Sprintf("%s: it missed a win, %s wins at once.", head, m.Better)
 		if m.After >= 1 {
@@ -223,6 +227,9 @@ func moveText(g *game, rep *analysis.Report, m analysis.Move, reader int) string
 	default:
 		s += fmt.Sprintf(" The best move would have kept %s at %s; this one left %s.",
 			chances, percentText(m.Before), percentText(m.After))
+	}
+	if len(m.Line) > 1 {
+		s += " The engine's line: " + analysis.LineText(m) + "."
 	}
 	return s
 }

@@ -301,6 +301,25 @@ func TestAnalysisMailText(t *testing.T) {
 	if want := "Move 2... b6:N by bob was a mistake (?): it gave away bob's medium on b6, which you took at once. The engine prefers a4:N: it keeps bob's winning chances at 55% instead of 38%."; !strings.Contains(text, want) {
 		t.Errorf("the mail's text does not say %q:\n%s", want, text)
 	}
+	// The engine's line, and a forced win missed, with its line.
+	g, rep, _ = analysedGame(t, `[Game "Pikemen"]
+[Player1 "ada"]
+[Player2 "bob"]
+
+1. h4:NE d8:SW 2. f2:NW b6:N 3. f2xb6:U *
+`, map[int]analysis.Move{
+		3: {Before: 1, After: 0.6, Mark: analysis.Blunder, Better: "h4-h6:N", BetterEval: 1, Line: []string{"h4-h6:N", "d8:S", "h6xd6:W"}, WinIn: 2},
+		4: {Before: 0.55, After: 0.38, Mark: analysis.Mistake, Better: "a4:N", BetterEval: 0.55, Line: []string{"a4:N", "f2:N", "a4-a6:N"}}})
+	text = AnalysisText(g, rep, 1, EvalChart(rep))
+	CheckCoachText(t, text)
+	for _, want := range []string{
+		"Your move 2. f2:NW was a blunder (??): it missed a forced win, wins in 2: h4-h6:N, then d8:S, then h6xd6:W (with the longest defence).",
+		"The engine prefers a4:N: it keeps bob's winning chances at 55% instead of 38%. The engine's line: a4:N, then f2:N, then a4-a6:N.",
+	} {
+		if !strings.Contains(oneLine(text), want) {
+			t.Errorf("the mail's text does not say %q:\n%s", want, text)
+		}
+	}
 }
 
 // With three seats, a number covers three turns: the third seat's first
