@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"html/template"
+	"slices"
 	"strconv"
 
 	"icepost/analysis"
@@ -26,6 +27,19 @@ type analysisView struct {
 	Level int
 	Graph template.HTML // the SVG, each move a link to its ply
 	Move  *evalView     // the move that made the ply shown; nil at the start
+	// Seats are the choices of whose line the graph shows, with three or
+	// four seats (none with two, which share one line).
+	Seats []seatChoice
+}
+
+// seatChoice is one player the reader may show the line of in a graph
+// of three or four seats: the page's style sheet shows the checked one's
+// (render.EvalGraph.SVG's eval-seat-N), the others faint, without a
+// script.
+type seatChoice struct {
+	Seat    int
+	Name    string
+	Checked bool
 }
 
 // evalView is one move's analysis, in words.
@@ -40,6 +54,10 @@ type evalView struct {
 	BetterEval    string
 	MissedWin     bool // Better would have won at once
 	Arrow         bool // the better move is drawn on the board
+	// Line is the engine's line that begins with Better, each move a link
+	// to the board after it, LineStart the first of them; nil without one.
+	Line      []lineMove
+	LineStart string
 }
 
 // readAnalysis returns the analysis in rec, nil when it has none (or one
@@ -64,6 +82,10 @@ func ownMain(rec *notation.Record) (notation.Line, bool) {
 		return notation.Line{}, false
 	}
 	analysis.Strip(recs[0])
+	// The engine's lines of more than one move too (engineline.go).
+	for _, m := range recs[0].Main.Moves {
+		m.Variations = slices.DeleteFunc(m.Variations, isEngineVariation)
+	}
 	return recs[0].Main, true
 }
 
@@ -74,6 +96,12 @@ func prob(v float64) string { return strconv.FormatFloat(min(max(v, 0), 1), 'f',
 // to show.
 func newAnalysisView(g *notation.Game, r *analysis.Report, ply int, at func(int) string, names []string) *analysisView {
 	av := &analysisView{Level: r.Level}
+	if r.Seats > 2 {
+		// The first player's line first: a reader finds theirs at once.
+		for s := 1; s <= r.Seats; s++ {
+			av.Seats = append(av.Seats, seatChoice{Seat: s, Name: nameAt(names, s), Checked: s == 1})
+		}
+	}
 	eg := evalGraph(r, names)
 	eg.Current, eg.Link = ply, at
 	var b bytes.Buffer

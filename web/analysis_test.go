@@ -48,6 +48,11 @@ type gameKind struct {
 	plies                   int
 	seed                    uint64
 	mistake, blunder, inacc int
+	// line is the length of the engine's line at the mistake, written by
+	// hand after Annotate's one move (the engine's principal variation,
+	// as the record holds it): its better move, then the first legal
+	// move of each position after it. 0 or 1: Annotate's one move.
+	line int
 }
 
 var pikemenKind = gameKind{name: "pikemen", game: "Pikemen", plies: 60, seed: 11, mistake: 37, blunder: 42, inacc: 45}
@@ -122,6 +127,9 @@ func addGame(t testing.TB, a *archive.Archive, k gameKind, analysed bool) analys
 		if err := analysis.Annotate(rec, rep); err != nil {
 			t.Fatal(err)
 		}
+		if k.line > 1 {
+			lengthenLine(t, rec, played, ag.Mistake, k.line)
+		}
 	}
 	if _, err := a.Import(context.Background(), strings.NewReader(rec.String()), "analysed.rec", archive.ImportOptions{}); err != nil {
 		t.Fatal(err)
@@ -132,6 +140,30 @@ func addGame(t testing.TB, a *archive.Archive, k gameKind, analysed bool) analys
 	}
 	ag.ID, ag.Report = found[0].ID, rep
 	return ag
+}
+
+// lengthenLine makes the engine's line of the move at ply n moves long:
+// after its better move, the first legal move of each position.
+func lengthenLine(t testing.TB, rec *notation.Record, played *notation.Game, ply, n int) {
+	t.Helper()
+	vs := rec.Main.Moves[ply-1].Variations
+	if len(vs) != 1 || len(vs[0].Moves) != 1 {
+		t.Fatalf("move %d has %d variations: want Annotate's one", ply, len(vs))
+	}
+	s, _, err := rules.Play(played.States[ply-1], vs[0].Moves[0].Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(vs[0].Moves) < n {
+		ms := s.Moves(nil)
+		if len(ms) == 0 || s.Outcome().Over {
+			t.Fatalf("the line ends after %d moves", len(vs[0].Moves))
+		}
+		vs[0].Moves = append(vs[0].Moves, &notation.Move{Token: s.FormatMove(ms[0])})
+		if s, err = s.Play(ms[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // moveElsewhere is a legal move in s other than played, one that goes

@@ -52,6 +52,8 @@ type gameView struct {
 	Analysis  *analysisView // the computer analysis, nil without one
 	ByMail    *byMail       // an archived game that was played by mail
 	PlayedAt  *playedAt     // an archived game played on another site
+	Line      *lineStep     // the engine's line on the board, nil for the game
+	lineSteps int           // the moves of the engine's line at Ply, 0 for none
 }
 
 // playedAt is what the page of a game played on another site, and
@@ -128,6 +130,13 @@ func replay(text []byte) (*notation.Game, error) {
 
 // newGameView builds the page of g at ply; base is the page's path.
 func newGameView(g *notation.Game, base string, ply int) gameView {
+	return newGameViewLine(g, base, ply, 0)
+}
+
+// newGameViewLine builds the page of g at ply, with line moves of the
+// engine's line instead of move ply on the board when line > 0 and the
+// analysis has a line there (v.Line says which; nil when none).
+func newGameViewLine(g *notation.Game, base string, ply, line int) gameView {
 	rec := g.Record
 	plies := len(g.Moves)
 	if ply < 0 || ply > plies {
@@ -170,9 +179,13 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 	// marks and variations, and the analysis's marks apart.
 	rep := readAnalysis(rec)
 	own := rec.Main
+	var el *engineLine // the engine's line instead of move ply
 	if rep != nil {
 		if l, ok := ownMain(rec); ok {
 			own = l
+			if el = readLine(g, ply); el != nil {
+				betterFromLine(&rep.Moves[ply-1], el)
+			}
 		} else {
 			rep = nil
 		}
@@ -183,6 +196,10 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 			v.Main.Moves[i].Mark = rep.Moves[i].Mark
 		}
 		v.Analysis = newAnalysisView(g, rep, ply, at, displayNames(names))
+		if el != nil && v.Analysis.Move != nil {
+			v.Analysis.Move.Line = el.lineMoves(func(k int) string { return lineAt(base, ply, k) }, 0)
+			v.Analysis.Move.LineStart = lineAt(base, ply, 1)
+		}
 	}
 	var mb strings.Builder
 	v.Main.write(&mb)
@@ -212,6 +229,12 @@ func newGameView(g *notation.Game, base string, ply int) gameView {
 		v.Next, v.Last = at(ply+1), at(plies)
 	}
 	v.Text = publicRecord([]byte(rec.String()))
+	if el != nil {
+		v.lineSteps = len(el.moves)
+	}
+	if line > 0 && el != nil && line <= len(el.moves) {
+		v.showLine(g, el, ply, line, displayNames(names))
+	}
 	return v
 }
 
@@ -454,6 +477,10 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	line, err := lineParam(r)
+	if err != nil {
+		return err
+	}
 	st, err := s.archive.Get(r.Context(), id)
 	if err != nil {
 		return err
@@ -465,7 +492,10 @@ func (s *Site) game(w http.ResponseWriter, r *http.Request) error {
 	if ply > len(g.Moves) {
 		return bad("ply=%d: game %d has %d plies", ply, id, len(g.Moves))
 	}
-	v := newGameView(g, "/game/"+strconv.FormatInt(id, 10), ply)
+	v := newGameViewLine(g, "/game/"+strconv.FormatInt(id, 10), ply, line)
+	if err := v.checkLine(ply, line); err != nil {
+		return err
+	}
 	v.Title = gameTitle(st.Summary)
 	if n := mailNumber(st.Summary); n > 0 {
 		v.ByMail = &byMail{ID: id}

@@ -31,8 +31,10 @@ import (
 // regulars (established ratings), one game of four seats (fourSeats) and
 // the play page of a seat to move (play, its board's cells buttons),
 // and the puzzles (withPuzzles): their list and one to solve.
-func pageTypes(four int64, play string) []struct{ name, path string } {
+func pageTypes(four int64, play string, analysed analysedPages) []struct{ name, path string } {
 	return []struct{ name, path string }{
+		{"game-analysis3", analysed.three},
+		{"game-line", analysed.line},
 		{"home", "/"},
 		{"search", "/search?game=IceSickle"},
 		{"game", "/game/1?ply=5"},
@@ -55,6 +57,22 @@ func pageTypes(four int64, play string) []struct{ name, path string } {
 		{"play", play},
 		{"puzzles", "/puzzles"},
 		{"puzzle", "/puzzle/1"}, // withPuzzles's first
+	}
+}
+
+// analysedPages are the pages of analysed games that pageTypes adds: a
+// game of three seats at its mistake (the graph's choice of whose line)
+// and the board two moves into the engine's line of another's mistake.
+type analysedPages struct{ three, line string }
+
+// addAnalysedPages adds the games of analysedPages to a.
+func addAnalysedPages(t *testing.T, a *archive.Archive) analysedPages {
+	t.Helper()
+	three := addGame(t, a, threeKind, true)
+	line := addGame(t, a, lineKind, true)
+	return analysedPages{
+		three: fmt.Sprintf("/game/%d?ply=%d", three.ID, three.Mistake),
+		line:  fmt.Sprintf("/game/%d?ply=%d&line=2", line.ID, line.Mistake),
 	}
 }
 
@@ -156,12 +174,13 @@ func TestBrowserLayout(t *testing.T) {
 	regulars(t, a, 48)
 	withPuzzles(t, a)
 	four := fourSeats(t, site)
+	analysed := addAnalysedPages(t, a)
 	// ICEPOST_LAYOUT_SHOTS=DIR writes every page at every width there,
 	// to look at (80 pictures: not for docs/).
 	shots := os.Getenv("ICEPOST_LAYOUT_SHOTS")
 	ctx := tab(t, bctx)
 	for _, w := range []int64{360, 390, 768, 1280} {
-		for _, p := range pageTypes(four, play) {
+		for _, p := range pageTypes(four, play, analysed) {
 			t.Run(fmt.Sprintf("%s-%d", p.name, w), func(t *testing.T) {
 				do(t, ctx, viewport(w), chromedp.Navigate(ts.URL+p.path), chromedp.WaitVisible(css(`main`)))
 				if p.name == "play" || p.name == "puzzle" { // the script makes the board's cells buttons
@@ -225,10 +244,11 @@ func TestBrowserAccessibility(t *testing.T) {
 	regulars(t, a, 48)
 	withPuzzles(t, a)
 	four := fourSeats(t, site)
+	analysed := addAnalysedPages(t, a)
 	ctx := tab(t, bctx)
 	for _, scheme := range []string{"light", "dark"} {
 		for _, w := range []int64{390, 1280} {
-			for _, p := range pageTypes(four, play) {
+			for _, p := range pageTypes(four, play, analysed) {
 				t.Run(fmt.Sprintf("%s-%s-%d", p.name, scheme, w), func(t *testing.T) {
 					do(t, ctx, viewport(w), colorScheme(scheme), chromedp.Navigate(ts.URL+p.path), chromedp.WaitVisible(css(`main`)))
 					if p.name == "play" || p.name == "puzzle" {

@@ -167,6 +167,10 @@ func (s *Site) liveGame(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	line, err := lineParam(r)
+	if err != nil {
+		return err
+	}
 	gi, err := s.mail.Game(r.Context(), id)
 	if err != nil {
 		return err
@@ -181,7 +185,10 @@ func (s *Site) liveGame(w http.ResponseWriter, r *http.Request) error {
 	if ply > len(g.Moves) {
 		return bad("ply=%d: game %d has %d plies", ply, id, len(g.Moves))
 	}
-	v := newGameView(g, "/live/"+strconv.FormatInt(id, 10), ply)
+	v := newGameViewLine(g, "/live/"+strconv.FormatInt(id, 10), ply, line)
+	if err := v.checkLine(ply, line); err != nil {
+		return err
+	}
 	// A player by mail has a page only once the archive holds a game of
 	// theirs: no link to a page that does not exist.
 	for i, p := range v.Players {

@@ -1,5 +1,6 @@
 // icepost's one script. Every page works without it; it adds:
-//  - on a game, the ← → keys (and Home, End) step through the moves: the
+//  - on a game, the ← → keys (and Home, End) step through the moves (or
+//    through the engine's line, when the board shows it): the
 //    page of the next ply is fetched and its board, status and move list
 //    swapped in, the address following along; the focus stays on the
 //    control used (a step link, a move), and the status of the new ply is
@@ -44,6 +45,7 @@
 		if (!e || !e.closest) { return ""; }
 		if (e.closest("#play nav.step") && e.dataset.rel) { return '#play nav.step [data-rel="' + e.dataset.rel + '"]'; }
 		if (e.closest("#moves") && e.dataset.ply) { return '#moves [data-ply="' + e.dataset.ply + '"]'; }
+		if (e.closest("#analysis") && e.dataset.line) { return '#analysis [data-line="' + e.dataset.line + '"]'; }
 		return "";
 	}
 	function go(url) {
@@ -74,7 +76,7 @@
 		if (rel && document.getElementById("play") && step(rel)) { e.preventDefault(); }
 	});
 	document.addEventListener("click", function (e) {
-		var a = e.target.closest && e.target.closest("#moves a.mv, #play nav.step a, #moves a.eval-move");
+		var a = e.target.closest && e.target.closest("#moves a.mv, #play nav.step a, #moves a.eval-move, #analysis a.line-mv, #analysis a.line-go, #analysis a.line-back");
 		if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
 		e.preventDefault();
 		// An SVG link's href is an SVGAnimatedString (the graph's moves).
