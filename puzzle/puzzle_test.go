@@ -119,6 +119,15 @@ func TestFind(t *testing.T) {
 			if err != nil || r.In != p.In {
 				t.Fatalf("%s: Win says %+v, the puzzle in %d (%v)", p.Setup, r, p.In, err)
 			}
+			// And by the definition alone (minutes for Pikemen's wins
+			// in 3): a win in In, none shorter, and none as short after
+			// the move played.
+			if p.Game != "Pikemen" || p.In < 3 {
+				next, _, _ := rules.Play(s, p.Played)
+				if !brute(s, p.Seat, p.In) || brute(s, p.Seat, p.In-1) || brute(next, p.Seat, p.In-1) {
+					t.Fatalf("%s: the brute force does not agree with a win in %d missed by %s", p.Setup, p.In, p.Played)
+				}
+			}
 			if g.Token(p.Ply) != p.Played {
 				t.Fatalf("played %s, the game %s", p.Played, g.Token(p.Ply))
 			}
@@ -196,8 +205,13 @@ func TestPlayTakesAnyWin(t *testing.T) {
 // after the win are refused as answers.
 func TestPlayRefuses(t *testing.T) {
 	ctx := context.Background()
+	tried, after := 0, 0
 	for _, f := range found(t) {
 		for _, p := range f.ps {
+			if tried >= 10 && after > 0 {
+				return
+			}
+			tried++
 			if _, err := Play(ctx, p, []string{p.Played, p.Solution[0]}, 0); !errors.Is(err, ErrAnswer) {
 				t.Fatalf("a wrong move, then another: %v", err)
 			}
@@ -205,14 +219,44 @@ func TestPlayRefuses(t *testing.T) {
 				t.Fatalf("nonsense: %v", err)
 			}
 			if p.In == 1 {
+				after++
 				if _, err := Play(ctx, p, []string{p.Solution[0], p.Solution[0]}, 0); !errors.Is(err, ErrAnswer) {
 					t.Fatalf("a move after the win: %v", err)
 				}
 			}
-			return
 		}
 	}
-	t.Fatal("no puzzle")
+	t.Fatalf("%d puzzles, %d of them in one: too few", tried, after)
+}
+
+// brute reports whether seat wins from s within k own moves, by the
+// definition and nothing else (every move and reply tried, on States).
+func brute(s rules.State, seat, k int) bool {
+	if o := s.Outcome(); o.Over {
+		return o.Winner == seat
+	}
+	if k == 0 {
+		return false
+	}
+	ms := s.Moves(nil)
+	mine := s.ToMove() == seat
+	if !mine && len(ms) == 0 {
+		return false
+	}
+	for _, m := range ms {
+		next, err := s.Play(m)
+		if err != nil {
+			panic(err)
+		}
+		left := k
+		if mine {
+			left--
+		}
+		if w := brute(next, seat, left); w == mine {
+			return w
+		}
+	}
+	return !mine
 }
 
 // ownMoves are the moves of the seat to move in p's solution.
