@@ -28,11 +28,12 @@ const MaxMoves = 3
 
 // DefaultBudget is the number of positions a call of Win visits at most
 // when it is given 0. Pikemen has the most moves of the games (100 to
-// 200 a position); a search of its middle game for a win in three that
-// finds none visits 4 million positions on average and 18 million at
-// most (BenchmarkWin3: 15 ns a position, so 0.06 s and 0.27 s), and this
-// many keep a call under about 0.2 s on the machine of docs/engine.md
-// ("Exact search"). The other games need far fewer (at most 250,000).
+// 200 a position); a search of its middle game for a win in three
+// visits 3.5 million positions on average and 8 million at most
+// (BenchmarkWin3: about 17 ns a position, so 0.06 s and 0.14 s), and
+// this many keep a call under about 0.2 s on the machine of
+// docs/engine.md ("Exact search"). The other games need far fewer (at
+// most 250,000).
 const DefaultBudget = 12_000_000
 
 // Result is what Win found.
@@ -159,6 +160,8 @@ type searcher struct {
 	killer    []rules.Move    // at an opponent's ply, the reply that last refuted
 	hasKiller []bool          // killer[ply] is set
 	best      []rules.Move    // at a mover's ply, the move that won
+	won       []rules.Move    // at a mover's ply, the move that won there last: tried first
+	hasWon    []bool          // won[ply] is set
 	trial     rules.Mutable   // where a win in one is looked for
 	wf        bool            // the game's Mutable is a winFinder
 	pg        bool            // the game's Mutable is a progresser
@@ -198,6 +201,8 @@ func (x *searcher) at(ply int) rules.Mutable {
 		x.killer = append(x.killer, rules.Move{})
 		x.hasKiller = append(x.hasKiller, false)
 		x.best = append(x.best, rules.Move{})
+		x.won = append(x.won, rules.Move{})
+		x.hasWon = append(x.hasWon, false)
 	}
 	return x.stack[ply]
 }
@@ -246,6 +251,14 @@ func (x *searcher) or(ply, k int) bool {
 	if len(ms) == 0 {
 		return false
 	}
+	// The move that won at this ply last is tried first: where the
+	// mover wins, it is often the same threat whatever the opponent
+	// replied before.
+	if x.hasWon[ply] {
+		if i := slices.Index(ms, x.won[ply]); i > 0 {
+			ms[0], ms[i] = ms[i], ms[0]
+		}
+	}
 	if x.wf {
 		// The game finds a win at once without playing the moves;
 		// counted as if it had played them.
@@ -255,7 +268,7 @@ func (x *searcher) or(ply, k int) bool {
 			}
 		}
 		if i := cur.(winFinder).FirstWin(ms); i >= 0 {
-			x.best[ply] = ms[i]
+			x.setWon(ply, ms[i])
 			return true
 		}
 		if k == 1 {
@@ -275,7 +288,7 @@ func (x *searcher) or(ply, k int) bool {
 		x.trial.PlayLegal(m)
 		if o := x.trial.Outcome(); o.Over {
 			if o.Winner == x.mover {
-				x.best[ply] = m
+				x.setWon(ply, m)
 				return true
 			}
 			continue // lost or drawn at once
@@ -289,6 +302,13 @@ func (x *searcher) or(ply, k int) bool {
 		return false
 	}
 	slices.SortStableFunc(order, func(a, b scored) int { return b.gain - a.gain })
+	if x.hasWon[ply] {
+		if i := slices.IndexFunc(order, func(o scored) bool { return o.m == x.won[ply] }); i > 0 {
+			w := order[i]
+			copy(order[1:i+1], order[:i])
+			order[0] = w
+		}
+	}
 	child := x.at(ply + 1)
 	cur = x.stack[ply]
 	order = x.order[ply]
@@ -300,7 +320,7 @@ func (x *searcher) or(ply, k int) bool {
 		child.Set(cur)
 		child.PlayLegal(m)
 		if x.after(ply+1, k-1) {
-			x.best[ply] = m
+			x.setWon(ply, m)
 			return true
 		}
 		if x.exhausted {
@@ -308,6 +328,11 @@ func (x *searcher) or(ply, k int) bool {
 		}
 	}
 	return false
+}
+
+// setWon records m as the move that won at ply.
+func (x *searcher) setWon(ply int, m rules.Move) {
+	x.best[ply], x.won[ply], x.hasWon[ply] = m, m, true
 }
 
 // after reports whether the mover wins from the position at ply, not
