@@ -19,8 +19,9 @@ import (
 // leads. With three or four seats it is one line per seat through its
 // own moves, in its colour, over the line of an even share (1/seats):
 // the SVG lets a page show one seat's line at a time, the PNG draws one
-// plot a seat. Both write 1, ½ and 0 up the side and move numbers along
-// the bottom.
+// plot a seat. Both write 1, ½ and 0 up the side and the move numbers
+// along the bottom as a record numbers its moves (one number a turn of
+// every seat: in a game of two, ply 37 is move 19).
 type EvalGraph struct {
 	Seats  int         // 2 to 4
 	Names  []string    // the players, seat 1 first; "Seat 2" where missing
@@ -106,10 +107,16 @@ func (g *EvalGraph) title() string {
 	return "Evaluation"
 }
 
+// number is the move's number as a record writes it (docs/notation.md,
+// "Movetext"): one number for a turn of every seat, so that in a game of
+// two ply 37 is move 19, as the move list shows it ("19. f2:U").
+func (g *EvalGraph) number(ply int) int { return (max(ply, 1)-1)/g.Seats + 1 }
+
 // Label names a move of the graph in words, as its link's accessible
-// name: "move 12, Alice, mistake, 0.41" (the mover's estimate after it).
+// name: "move 12, Alice, mistake, 0.41" (the move's number as the record
+// writes it, and the mover's estimate after it).
 func (g EvalGraph) Label(p EvalPoint) string {
-	s := "move " + strconv.Itoa(p.Ply) + ", " + g.name(p.Seat)
+	s := "move " + strconv.Itoa(g.number(p.Ply)) + ", " + g.name(p.Seat)
 	if p.Mark > 0 && p.Mark < len(markNames) {
 		s += ", " + markNames[p.Mark]
 	}
@@ -276,15 +283,22 @@ func (g *EvalGraph) shapes(p plot, only int, fs float64) *graphShapes {
 		}{{1, "1"}, {0.5, "½"}, {0, "0"}} {
 			gs.labels = append(gs.labels, axisLabel{pt{p.x - 0.35*fs, yOf(l.v)}, l.s, anchorEnd})
 		}
-		// Move numbers: as many as fit with room for "100" between them.
-		step := tickStep(n, int(p.w/(3.2*fs)))
+		// Move numbers as the record writes them (a number a turn of every
+		// seat), at the first move of each: as many as fit with room for
+		// "100" between them.
+		last := 0
+		if n > 0 {
+			last = g.number(g.Points[n-1].Ply)
+		}
+		step := tickStep(last, int(p.w/(3.2*fs)))
 		for i, q := range g.Points {
-			if q.Ply%step != 0 {
+			k := g.number(q.Ply)
+			if (q.Ply-1)%g.Seats != 0 || k%step != 0 {
 				continue
 			}
 			x := p.at(i, n, 0).X
 			gs.grid = append(gs.grid, graphPath{pts: []pt{{x, p.y + p.h}, {x, p.y + p.h + 0.3*fs}}, ink: graphRule, width: p.k})
-			s := strconv.Itoa(q.Ply)
+			s := strconv.Itoa(k)
 			hw := room(s, fs, false) / 2
 			gs.labels = append(gs.labels, axisLabel{pt{min(max(x, p.x+hw-0.6*fs), p.x+p.w+0.6*fs-hw), p.y + p.h + p.under}, s, anchorMiddle})
 		}

@@ -184,10 +184,10 @@ func TestEvalGraphSVG(t *testing.T) {
 		}
 	}
 	for ply, want := range map[int]string{
-		22: "move 22, Bob, blunder, 0.15",
-		31: "move 31, Alice, mistake, 0.60",
-		35: "move 35, Alice, inaccuracy, 0.55",
-		2:  "move 2, Bob, 0.49",
+		22: "move 11, Bob, blunder, 0.15",
+		31: "move 16, Alice, mistake, 0.60",
+		35: "move 18, Alice, inaccuracy, 0.55",
+		2:  "move 1, Bob, 0.49",
 	} {
 		if got := links[ply-1].attr("aria-label"); got != want {
 			t.Errorf("link %d named %q, want %q", ply, got, want)
@@ -393,12 +393,16 @@ func TestEvalGraphPNG(t *testing.T) {
 }
 
 // The axes: 1, ½ and 0 up the side and the move numbers along the
-// bottom, in the SVG and in the PNG (each plot its 1, ½ and 0, the
-// numbers under the last), as many as fit.
+// bottom as the record numbers the moves (40 plies are 20 moves of two
+// seats, 14 of three, 10 of four), in the SVG and in the PNG (each plot
+// its 1, ½ and 0, the numbers under the last), as many as fit.
 func TestEvalGraphAxes(t *testing.T) {
-	five := []string{"5", "10", "15", "20", "25", "30", "35", "40"}
 	side := []string{"1", "½", "0"}
-	for _, seats := range []int{2, 3, 4} {
+	for seats, five := range map[int][]string{
+		2: {"5", "10", "15", "20"},
+		3: {"2", "4", "6", "8", "10", "12", "14"},
+		4: {"2", "4", "6", "8", "10"},
+	} {
 		t.Run(strconv.Itoa(seats), func(t *testing.T) {
 			svg, png := render.GraphLabels(sampleGraph(seats))
 			if want := append(side[:3:3], five...); !slices.Equal(svg, want) {
@@ -425,6 +429,17 @@ func TestEvalGraphAxes(t *testing.T) {
 					if g.attr("aria-hidden") != "true" {
 						t.Error("the axes are not hidden from screen readers")
 					}
+				}
+			}
+			// Move 10 is numbered at its first ply's column.
+			ply := 9*seats + 1
+			for _, e := range root.all("text") {
+				if e.Text != "10" {
+					continue
+				}
+				x, _ := strconv.ParseFloat(e.attr("x"), 64)
+				if want := 20 + (float64(ply)-0.5)*452/40; math.Abs(x-want) > 0.01 {
+					t.Errorf("move 10 numbered at x %g, want %g (ply %d)", x, want, ply)
 				}
 			}
 			if texts != len(svg) || len(root.all("text")) != texts {

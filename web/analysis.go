@@ -45,6 +45,7 @@ type seatChoice struct {
 // evalView is one move's analysis, in words.
 type evalView struct {
 	Ply           int
+	Number        string // the move's number as the move list writes it: "19.", "19..."
 	Who           string // the mover
 	Token         string
 	Before, After string // the mover's estimates, "0.48"
@@ -110,7 +111,7 @@ func newAnalysisView(g *notation.Game, r *analysis.Report, ply int, at func(int)
 	}
 	if ply >= 1 && ply <= len(r.Moves) {
 		m := r.Moves[ply-1]
-		ev := &evalView{Ply: ply, Who: nameAt(names, m.Seat), Token: g.Token(ply),
+		ev := &evalView{Ply: ply, Number: analysis.MoveNumber(ply, r.Seats), Who: nameAt(names, m.Seat), Token: g.Token(ply),
 			Before: prob(m.Before), After: prob(m.After), Mark: m.Mark.String(), Symbol: m.Mark.Symbol()}
 		if m.Better != "" {
 			ev.Better, ev.BetterEval = m.Better, prob(m.BetterEval)

@@ -39,7 +39,7 @@ func TestBrowserAnalysis(t *testing.T) {
 	// page's script steps as for the step links: no reload).
 	do(t, ctx,
 		chromedp.Evaluate[chromedp.Void](`window.stayed = true`),
-		chromedp.Click(css(fmt.Sprintf(`svg.eval-graph a[aria-label^="move %d,"] rect`, ag.Mistake))),
+		chromedp.Click(css(fmt.Sprintf(`svg.eval-graph a[aria-label^="%s,"] rect`, ag.graphName(ag.Mistake)))),
 		chromedp.WaitVisible(css(fmt.Sprintf(`#play[data-ply="%d"]`, ag.Mistake))),
 	)
 	if url := value(t, ctx, chromedp.Location()); !strings.HasSuffix(url, fmt.Sprintf("?ply=%d", ag.Mistake)) {
@@ -48,7 +48,7 @@ func TestBrowserAnalysis(t *testing.T) {
 	if !value(t, ctx, chromedp.Evaluate[bool](`window.stayed === true`)) {
 		t.Error("a click on the graph reloaded the page")
 	}
-	if cur := value(t, ctx, chromedp.AttributeValue(css(`svg.eval-graph a[aria-current="step"]`), "aria-label")); !strings.HasPrefix(cur.Value, fmt.Sprintf("move %d,", ag.Mistake)) {
+	if cur := value(t, ctx, chromedp.AttributeValue(css(`svg.eval-graph a[aria-current="step"]`), "aria-label")); !strings.HasPrefix(cur.Value, ag.graphName(ag.Mistake)+",") {
 		t.Errorf("the graph's current move: %q", cur.Value)
 	}
 	// The marks in the move list, named for screen readers.
@@ -93,7 +93,7 @@ func TestBrowserAnalysis(t *testing.T) {
 	// The next move by the keys: the graph follows, the arrow goes.
 	do(t, ctx, viewport(1280), chromedp.Navigate(fmt.Sprintf("%s?ply=%d", base, ag.Mistake)), chromedp.WaitVisible(css(`svg.eval-graph`)),
 		chromedp.Click(css(`#play a[rel="next"]`)), chromedp.WaitVisible(css(fmt.Sprintf(`#play[data-ply="%d"]`, ag.Mistake+1))))
-	if cur := value(t, ctx, chromedp.AttributeValue(css(`svg.eval-graph a[aria-current="step"]`), "aria-label")); !strings.HasPrefix(cur.Value, fmt.Sprintf("move %d,", ag.Mistake+1)) {
+	if cur := value(t, ctx, chromedp.AttributeValue(css(`svg.eval-graph a[aria-current="step"]`), "aria-label")); !strings.HasPrefix(cur.Value, ag.graphName(ag.Mistake+1)+",") {
 		t.Errorf("after next ›, the graph's current move: %q", cur.Value)
 	}
 	if n := count(`#play .board svg path[fill="#5aa00a"]`); n != 0 {

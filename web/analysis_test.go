@@ -34,6 +34,13 @@ type analysedGame struct {
 	Inacc   int
 }
 
+// graphName is how the graph names the move at ply: "move 19, Ada
+// Lovelace" (the record's number: a number a turn of every seat).
+func (ag analysedGame) graphName(ply int) string {
+	m := ag.Report.Moves[ply-1]
+	return fmt.Sprintf("move %d, %s", (ply-1)/ag.Report.Seats+1, []string{"", "Ada Lovelace", "Bob Barker", "Carol Ng", "Dave Ode"}[m.Seat])
+}
+
 func addAnalysedGame(t testing.TB, a *archive.Archive) analysedGame {
 	t.Helper()
 	return addGame(t, a, pikemenKind, true)
@@ -269,8 +276,8 @@ func TestGameAnalysis(t *testing.T) {
 	names := []string{"", "Ada Lovelace", "Bob Barker"}
 	b := ag.Report.Moves[ag.Blunder-1]
 	for _, want := range []string{
-		fmt.Sprintf(`aria-label="move %d, %s, mistake, %s" aria-current="step"`, ag.Mistake, names[m.Seat], prob(m.After)),
-		fmt.Sprintf(`aria-label="move %d, %s, blunder, %s"`, ag.Blunder, names[b.Seat], prob(b.After)),
+		fmt.Sprintf(`aria-label="move %d, %s, mistake, %s" aria-current="step"`, (ag.Mistake+1)/2, names[m.Seat], prob(m.After)),
+		fmt.Sprintf(`aria-label="move %d, %s, blunder, %s"`, (ag.Blunder+1)/2, names[b.Seat], prob(b.After)),
 	} {
 		if !strings.Contains(graph, want) {
 			t.Errorf("the graph lacks %s", want)

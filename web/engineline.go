@@ -120,6 +120,7 @@ func lineParam(r *http.Request) (int, error) {
 // board: a link to the board after it.
 type lineMove struct {
 	Step    int
+	Number  string // as the move list numbers it: "19.", "19…"
 	Token   string
 	Href    string
 	Current bool
@@ -137,11 +138,13 @@ type lineStep struct {
 }
 
 // lineMoves are the line's moves as links, step cur the current one (0
-// for none).
-func (el *engineLine) lineMoves(at func(int) string, cur int) []lineMove {
+// for none), numbered from ply as the record numbers its moves.
+func (el *engineLine) lineMoves(ply int, at func(int) string, cur int) []lineMove {
+	seats := el.states[0].Options().Seats
 	var out []lineMove
 	for i, t := range el.tokens {
-		out = append(out, lineMove{Step: i + 1, Token: t, Href: at(i + 1), Current: i+1 == cur})
+		n := strings.Replace(analysis.MoveNumber(ply+i, seats), "...", "…", 1)
+		out = append(out, lineMove{Step: i + 1, Number: n, Token: t, Href: at(i + 1), Current: i+1 == cur})
 	}
 	return out
 }
@@ -164,7 +167,7 @@ func (v *gameView) showLine(g *notation.Game, el *engineLine, ply, k int, names 
 	ls := &lineStep{Step: k, Steps: len(el.moves), Ply: ply, Token: g.Token(ply), Who: nameAt(names, g.States[ply-1].ToMove()), Game: game}
 	if v.Analysis != nil && v.Analysis.Move != nil {
 		ls.Mark = v.Analysis.Move.Mark
-		v.Analysis.Move.Line = el.lineMoves(at, k)
+		v.Analysis.Move.Line = el.lineMoves(ply, at, k)
 	}
 	v.Line = ls
 	scores := s.Scores()
@@ -182,7 +185,7 @@ func (v *gameView) showLine(g *notation.Game, el *engineLine, ply, k int, names 
 		}
 	}
 	v.Board = boardHTML(s, prev, last, names, extra...)
-	parts := []string{"The engine's line instead of move " + strconv.Itoa(ply) + ", " + strconv.Itoa(k) + " of " + strconv.Itoa(len(el.moves)) +
+	parts := []string{"The engine's line instead of " + analysis.MoveNumber(ply, g.States[0].Options().Seats) + " " + g.Token(ply) + ", " + strconv.Itoa(k) + " of " + strconv.Itoa(len(el.moves)) +
 		": " + nameAt(names, prev.ToMove()) + " plays " + el.tokens[k-1]}
 	if sc := s.Scores(); sc != nil {
 		var b []string

@@ -67,7 +67,7 @@ func TestBrowserEngineLine(t *testing.T) {
 	do(t, ctx, chromedp.KeyEvent(kb.ArrowRight), at(2))
 	address(2)
 	shot(t, ctx, "web-line-phone.png")
-	if st := value(t, ctx, chromedp.Text(css(`#status`))); !strings.Contains(st, fmt.Sprintf("instead of move %d, 2 of 4", ag.Mistake)) {
+	if st := value(t, ctx, chromedp.Text(css(`#status`))); !strings.Contains(st, fmt.Sprintf("instead of %d. %s, 2 of 4", (ag.Mistake+1)/2, ag.Game.Token(ag.Mistake))) {
 		t.Errorf("the status at 2 of 4: %q", st)
 	}
 	do(t, ctx, chromedp.Click(css(`#analysis a.line-mv[data-line="4"]`)), at(4))

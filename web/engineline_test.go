@@ -56,7 +56,13 @@ func TestGameEngineLine(t *testing.T) {
 		t.Errorf("the note lacks the better move: %s", note)
 	}
 	for i, tok := range tokens {
-		want := fmt.Sprintf(`<a class="line-mv" href="%s?ply=%d&amp;line=%d" data-line="%d">%s</a>`, base, ag.Mistake, i+1, i+1, tok)
+		// Numbered as the move list numbers them: the mistake is the
+		// first seat's move 19, the line's second move the second's.
+		num := fmt.Sprintf("%d.", (ag.Mistake+i+1)/2)
+		if (ag.Mistake+i)%2 == 0 {
+			num = fmt.Sprintf("%d…", (ag.Mistake+i)/2)
+		}
+		want := fmt.Sprintf(`<span class="num">%s</span>&nbsp;<a class="line-mv" href="%s?ply=%d&amp;line=%d" data-line="%d">%s</a>`, num, base, ag.Mistake, i+1, i+1, tok)
 		if !strings.Contains(note, want) {
 			t.Errorf("the note lacks the line's move %d: %s\nin %s", i+1, want, note)
 		}
@@ -78,7 +84,7 @@ func TestGameEngineLine(t *testing.T) {
 				t.Errorf("the position code %s, want the line's after %d moves, %s", code, k, states[k].Code())
 			}
 			status := section(t, p, "status", "p")
-			if want := fmt.Sprintf("The engine&#39;s line instead of move %d, %d of 4: ", ag.Mistake, k); !strings.Contains(status, want) || !strings.Contains(status, "plays "+htmlText(tokens[k-1])) {
+			if want := fmt.Sprintf("The engine&#39;s line instead of %d. %s, %d of 4: ", (ag.Mistake+1)/2, htmlText(ag.Game.Token(ag.Mistake)), k); !strings.Contains(status, want) || !strings.Contains(status, "plays "+htmlText(tokens[k-1])) {
 				t.Errorf("the status: %s", status)
 			}
 			board := section(t, p, "play", "svg")
@@ -111,7 +117,7 @@ func TestGameEngineLine(t *testing.T) {
 				t.Errorf("no way back to the game: %s", note)
 			}
 			// The graph stays at the mistake.
-			if graph := section(t, p, "moves", "svg"); !strings.Contains(graph, fmt.Sprintf(`aria-label="move %d, `, ag.Mistake)) ||
+			if graph := section(t, p, "moves", "svg"); !strings.Contains(graph, fmt.Sprintf(`aria-label="%s, mistake, %s" aria-current="step"`, ag.graphName(ag.Mistake), prob(m.After))) ||
 				strings.Count(graph, `aria-current="step"`) != 1 {
 				t.Error("the graph lost its current move")
 			}

@@ -197,7 +197,7 @@ func newGameViewLine(g *notation.Game, base string, ply, line int) gameView {
 		}
 		v.Analysis = newAnalysisView(g, rep, ply, at, displayNames(names))
 		if el != nil && v.Analysis.Move != nil {
-			v.Analysis.Move.Line = el.lineMoves(func(k int) string { return lineAt(base, ply, k) }, 0)
+			v.Analysis.Move.Line = el.lineMoves(ply, func(k int) string { return lineAt(base, ply, k) }, 0)
 			v.Analysis.Move.LineStart = lineAt(base, ply, 1)
 		}
 	}
