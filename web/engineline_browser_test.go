@@ -128,6 +128,13 @@ func TestBrowserGraphSeats(t *testing.T) {
 		})
 	}
 	do(t, ctx, scripts(true))
+	if os.Getenv("ICEPOST_SCREENSHOTS") != "" {
+		do(t, ctx, chromedp.EmulateViewport(1280, 1000), chromedp.Navigate(base), chromedp.WaitVisible(css(`svg.eval-graph`)))
+		shot(t, ctx, "web-analysis3.png")
+		do(t, ctx, colorScheme("dark"), chromedp.Navigate(base), chromedp.WaitVisible(css(`svg.eval-graph`)))
+		shot(t, ctx, "web-analysis3-dark.png")
+		do(t, ctx, colorScheme("light"))
+	}
 }
 
 // scripts turns the page's scripts on or off, as a reader may.
