@@ -97,11 +97,11 @@ func Find(ctx context.Context, g *notation.Game, opt Options) ([]Puzzle, error) 
 		if r.In == 0 {
 			continue
 		}
-		kept, err := solve.WinWith(ctx, s, m, r.In, opt.Budget)
+		keeps, err := solve.WinWith(ctx, s, m, r.In, opt.Budget)
 		if err != nil {
 			return out, err
 		}
-		if kept.In > 0 || kept.Exhausted {
+		if keeps.In > 0 || keeps.Exhausted {
 			continue // the move keeps the win, or nothing is proved
 		}
 		p := Puzzle{Game: g.Rules.Name(), Setup: s.Code(), Seat: s.ToMove(), In: r.In, Played: s.FormatMove(m), Ply: k + 1, Tags: tags}
