@@ -58,24 +58,36 @@ func markFor(loss float64) Mark {
 const Trees = 2
 
 // The fresh playouts through each of the two moves compared
-// (engine.Sequential), as a share of the level's base number: half of it
-// first, then half more at a time while the two means do not yet say on
-// which side of each mark's threshold the loss falls with 95%
-// confidence (z below), up to four times the base number. Two moves
-// clearly apart, or the same move, cost half the playouts of before;
-// only a loss near a threshold costs more.
+// (engine.Sequential): independent searches of a quarter of the level's
+// base number each (chunk), from the position after the move, each
+// search's mean a sample; the level's base number first (four
+// searches), then as many again, doubling, while the two means do not
+// yet say on which side of each mark's threshold the loss falls with
+// 95% confidence (z below), up to eight times the base number. Two
+// moves clearly apart, or the same move, cost what they cost before
+// (the base number each); only a loss near a threshold costs more.
 const (
-	freshMin, freshStep, freshMax = 0.5, 0.5, 4.0
-	confidence                    = 1.96 // z of a two-sided 95% interval
+	freshChunk, freshMin, freshMax = 0.25, 1.0, 8.0
+	confidence                     = 1.96 // z of a two-sided 95% interval
+	// candidates is how many of the search's most visited moves are
+	// measured for the engine's move (engine.Sequential.Candidates).
+	candidates = 2
+	// searchCap caps the search, in base numbers: it proposes the
+	// candidates, and their fresh samples judge them. Only a position
+	// with more than 8 x 10 legal moves is searched less than a bot of
+	// the level would (Pikemen: 96 playouts a move at level 3, 120 moves).
+	searchCap = 8
 )
 
 // decided reports whether the loss between two samples (best, then the
 // move played) is on one side of every threshold with the confidence.
+// The loss is marked as written, in hundredths, so a threshold t is
+// crossed from t - 0.005 on.
 func decided(best, played engine.Sample) bool {
 	d := best.Mean() - played.Mean()
 	se := math.Hypot(best.StdErr(), played.StdErr())
 	for _, t := range []float64{InaccuracyLoss, MistakeLoss, BlunderLoss} {
-		if math.Abs(d-t) < confidence*se {
+		if math.Abs(d-(t-0.005)) < confidence*se {
 			return false
 		}
 	}
@@ -126,7 +138,7 @@ func Analyze(ctx context.Context, rec *notation.Record, opt Options) (*Report, e
 	// No time budget: a search cut short by the clock would make the
 	// analysis depend on the machine's load (ctx still ends it).
 	p, err := engine.New(engine.Config{Level: opt.Level, Seed: gameSeed(opt.Seed, g), Workers: opt.Workers,
-		Trees: Trees, MoveTime: 24 * time.Hour, Shared: true})
+		Trees: Trees, MoveTime: 24 * time.Hour, Shared: true, MaxIterations: searchCap * engine.Base(opt.Level)})
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func (j *judge) move(k int, s rules.State, m rules.Move, next rules.State) (Move
 	mover := s.ToMove()
 	a := Move{Seat: mover}
 	b := float64(engine.Base(j.level))
-	seq := engine.Sequential{Min: int(freshMin * b), Step: int(freshStep * b), Max: int(freshMax * b), Decided: decided}
+	seq := engine.Sequential{Chunk: int(freshChunk * b), Min: int(freshMin * b), Max: int(freshMax * b), Decided: decided, Candidates: candidates}
 	letsNext := lets(next)
 	var safe []rules.Move
 	if letsNext {
@@ -86,12 +86,16 @@ func (j *judge) move(k int, s rules.State, m rules.Move, next rules.State) (Move
 		return over && wins(next, mover) || j.exact.keeps(k, m, true)
 	}
 	set := func(bf, af float64, provedBefore bool, provedAfter func() bool) {
-		a.Before, a.After = round2(bf), round2(af)
-		if a.Before == 1 && !provedBefore {
-			a.Before = 0.99
-		}
+		// After rounded, and Before as After plus the loss rounded once
+		// (not the difference of two roundings, which would add a
+		// hundredth of noise at each threshold).
+		a.After = round2(af)
 		if a.After == 1 && !provedAfter() {
 			a.After = 0.99
+		}
+		a.Before = round2(a.After + round2(max(0, bf-af)))
+		if a.Before == 1 && !provedBefore {
+			a.Before = 0.99
 		}
 		a.Before = max(a.Before, a.After)
 	}
@@ -196,7 +200,7 @@ func round2(v float64) float64 { return math.Round(min(max(v, 0), 1)*100) / 100 
 // (solve.Win's budget): past it the solver claims nothing, and the
 // analysis falls back on its estimates. Pikemen's middle game is the
 // costly case (docs/engine.md, "Exact search").
-const exactBudget = 2_000_000
+const exactBudget = 1_000_000
 
 // exact asks package solve about the positions of a game of two seats,
 // each at most once. A nil *exact (three and four seats) knows nothing.

@@ -143,6 +143,14 @@ func TestStability(t *testing.T) {
 					if marked > 0 {
 						some++
 					}
+					if marked > 0 && marked < len(reps) {
+						line := fmt.Sprintf("ply %d %s:", k+1, reps[0].Moves[k].Token)
+						for _, r := range reps {
+							m := r.Moves[k]
+							line += fmt.Sprintf(" [%s %.2f→%.2f %s]", m.Mark.Symbol(), m.Before, m.After, m.Better)
+						}
+						t.Log(line)
+					}
 					if marked == len(reps) {
 						all++
 					}

@@ -99,6 +99,11 @@ type Config struct {
 	// searches so, that an analysis at a level is the same work on
 	// every machine; a player does not, as more cores make it stronger.
 	Shared bool
+	// MaxIterations, when set, caps a search's iterations (all trees
+	// with Shared) below the level's number for a position with many
+	// moves: the analyst's search only proposes the moves its fresh
+	// samples then judge (Sequential.Candidates).
+	MaxIterations int
 	// Cutoff is how many plies a playout plays before the position is
 	// judged by its scores; default 30 in games with scores, 100 in the
 	// others (docs/engine.md says why).
@@ -204,7 +209,11 @@ func (p *Player) grow(ctx context.Context, s rules.State) (grown, error) {
 	ctx, cancel := context.WithTimeout(ctx, p.cfg.MoveTime)
 	defer cancel()
 	legal := s.Moves(nil)
-	want := p.share(iterations(p.cfg.Level, len(legal)))
+	n := iterations(p.cfg.Level, len(legal))
+	if p.cfg.MaxIterations > 0 {
+		n = min(n, p.cfg.MaxIterations)
+	}
+	want := p.share(n)
 	wants := make([]int, len(p.trees))
 	for w, t := range p.trees {
 		t.reroot(s)

@@ -3,8 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"icepost/rules"
 )
@@ -60,8 +64,18 @@ func (t Sample) StdErr() float64 {
 func (t *Sample) add(u Sample) { t.N, t.Sum, t.Squares = t.N+u.N, t.Sum+u.Sum, t.Squares+u.Squares }
 
 // Sequential says how many fresh playouts Measure runs through each of
-// the two moves: Min first, then Step more at a time while Decided (when
-// set) says the two tallies do not decide yet, up to Max. The counts are
+// the two moves: Min first, then Step more at a time (0: as many as so
+// far, doubling them) while Decided (when set) says the two samples do
+// not decide yet, up to Max.
+//
+// With Chunk 0 they go down the search's trees, through each move's
+// node, and each playout is a sample. With Chunk > 0 they are
+// independent searches of Chunk playouts each from the position after
+// the move, each seeded by the seed, the position, the move and its
+// number, and each search's mean result is a sample: the spread of the
+// samples is then the spread of the whole estimate (the search's too,
+// which playouts down one tree hide), and the estimate is the same
+// whatever the trees hold. The counts are
 // of all trees together; each tree runs its share of each step, so the
 // result does not depend on how many Workers run the trees.
 //
@@ -73,6 +87,12 @@ type Sequential struct {
 	Min, Step, Max int
 	Decided        func(best, played Sample) bool
 	Among          []rules.Move
+	Chunk          int
+	// Candidates is how many moves (the search's most visited) the
+	// engine's move is chosen from by their first samples, with Chunk:
+	// the search's choice alone varies from seed to seed between moves
+	// it cannot tell apart, and their values with it. Default 1.
+	Candidates int
 }
 
 // Judge searches s as Move does, then runs the level's base number of
@@ -128,17 +148,63 @@ func (p *Player) Measure(ctx context.Context, s rules.State, m rules.Move, seq S
 	defer cancel()
 	fresh := make([]measured, len(p.trees))
 	var sum measured
-	for done, step := 0, max(1, seq.Min); ; step = max(1, seq.Step) {
+	samples := map[rules.Move]Sample{}
+	var cands []rules.Move
+	for done, step := 0, max(1, seq.Min); ; step = max(1, seq.Step, done) {
+		if seq.Step > 0 {
+			step = seq.Step
+		}
 		if seq.Max > 0 {
 			step = min(step, seq.Max-done)
 		}
-		n := p.share(step)
-		p.each(func(w int, t *tree) { fresh[w] = t.measure(ctx, best, m, n) })
-		for _, f := range fresh {
-			for i := range 2 {
-				sum[i].add(f[i])
+		if seq.Chunk > 0 {
+			// Independent searches of Chunk playouts, each a sample.
+			if done == 0 {
+				cands = p.candidates(r, best, m, seq)
 			}
-			j.Playouts += int(f[0].N + f[1].N)
+			k := (step + seq.Chunk - 1) / seq.Chunk
+			moves := append([]rules.Move{m}, cands...)
+			if done > 0 && m != best {
+				moves = []rules.Move{m, best}
+			} else if done > 0 {
+				moves = moves[:1]
+			}
+			vals := make([]float64, k*len(moves))
+			p.parallel(len(vals), func(i int) {
+				mv := moves[i%len(moves)]
+				vals[i] = p.chunk(ctx, s, mv, int(samples[mv].N)+i/len(moves), seq.Chunk)
+			})
+			for i, v := range vals {
+				mv := moves[i%len(moves)]
+				x := samples[mv]
+				x.add(Sample{1, v, v * v})
+				samples[mv] = x
+			}
+			j.Playouts += len(vals) * seq.Chunk
+			step = k * seq.Chunk
+			if done == 0 {
+				// The engine's move: the best of the candidates by
+				// their fresh means (the search's choice on a tie).
+				for _, c := range cands {
+					if samples[c].Mean() > samples[best].Mean() || best == m {
+						best = c
+					}
+				}
+				if best != m && samples[m].Mean() >= samples[best].Mean() && !slices.Contains(cands, m) && len(seq.Among) == 0 {
+					best = m
+				}
+				j.Best = best
+			}
+			sum = measured{samples[best], samples[m]}
+		} else {
+			n := p.share(step)
+			p.each(func(w int, t *tree) { fresh[w] = t.measure(ctx, best, m, n) })
+			for _, f := range fresh {
+				for i := range 2 {
+					sum[i].add(f[i])
+				}
+				j.Playouts += int(f[0].N + f[1].N)
+			}
 		}
 		done += step
 		if ctx.Err() != nil || done >= seq.Max || seq.Decided == nil || m == best {
@@ -149,6 +215,9 @@ func (p *Player) Measure(ctx context.Context, s rules.State, m rules.Move, seq S
 		}
 	}
 	j.Stopped = j.Stopped || ctx.Err() != nil
+	if b := slices.Index(r.legal, best); b >= 0 {
+		r.best = b
+	}
 	j.BestValue, j.PlayedValue = j.Values[r.best], j.Values[played]
 	if sum[0].N > 0 {
 		j.BestValue = sum[0].Mean()
@@ -161,6 +230,88 @@ func (p *Player) Measure(ctx context.Context, s rules.State, m rules.Move, seq S
 	}
 	j.BestSample, j.PlayedSample = sum[0], sum[1]
 	return j, nil
+}
+
+// candidates returns the moves the engine's move is chosen from by
+// fresh samples (Sequential.Candidates): best, the search's choice,
+// then the next most visited of the moves it may be (Among), the move
+// played left out (it is measured anyway).
+func (p *Player) candidates(r grown, best, m rules.Move, seq Sequential) []rules.Move {
+	out := []rules.Move{best}
+	if best == m {
+		out = out[:0]
+	}
+	order := make([]int, len(r.legal))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case r.visits[a] > r.visits[b]:
+			return -1
+		case r.visits[a] < r.visits[b]:
+			return 1
+		}
+		return 0
+	})
+	for _, i := range order {
+		if len(out) >= max(1, seq.Candidates) || r.visits[i] == 0 {
+			break
+		}
+		mv := r.legal[i]
+		if mv == best || mv == m || len(seq.Among) > 0 && !slices.Contains(seq.Among, mv) {
+			continue
+		}
+		out = append(out, mv)
+	}
+	return out
+}
+
+// chunk is the mover's mean result over a search of n playouts of its
+// own from the position after mv, a legal move of s: a tree that the
+// search's trees share nothing with, seeded by the Player's seed, the
+// position, the move and the chunk's number k alone, so that the chunks
+// are independent samples of one quantity, whoever runs them and in
+// whatever order.
+func (p *Player) chunk(ctx context.Context, s rules.State, mv rules.Move, k, n int) float64 {
+	next, err := s.Play(mv)
+	if err != nil {
+		panic("engine: a legal move did not play: " + err.Error())
+	}
+	h := fnv.New64a()
+	h.Write([]byte(s.Code()))
+	h.Write([]byte(s.FormatMove(mv)))
+	t := &tree{rng: rand.New(rand.NewPCG(p.cfg.Seed^h.Sum64(), uint64(k))), maxNodes: p.cfg.MaxNodes, cfgCutoff: p.cfg.Cutoff}
+	t.root = t.newNode(next, nil, mv, s.ToMove())
+	t.search(ctx, n)
+	if t.root.visits == 0 {
+		return 0
+	}
+	return t.root.reward / t.root.visits
+}
+
+// parallel runs f(0) to f(n-1) on up to Workers goroutines at once and
+// returns when all are done.
+func (p *Player) parallel(n int, f func(i int)) {
+	workers := min(p.cfg.Workers, n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // Keep makes the trees keep only the subtree of m, a move of the
