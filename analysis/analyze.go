@@ -71,27 +71,72 @@ const (
 	confidence                     = 1.96 // z of a two-sided 95% interval
 	// candidates is how many of the search's most visited moves are
 	// measured for the engine's move (engine.Sequential.Candidates).
-	candidates = 2
+	candidates = 4
 	// searchCap caps the search, in base numbers: it proposes the
-	// candidates, and their fresh samples judge them. Only a position
-	// with more than 8 x 10 legal moves is searched less than a bot of
-	// the level would (Pikemen: 96 playouts a move at level 3, 120 moves).
-	searchCap = 8
+	// candidates, and their fresh samples judge them. A position with
+	// more than 3 x 10 legal moves is searched less than a bot of the
+	// level would (Pikemen: 96 playouts a move at level 3, 120 moves):
+	// 8 base numbers cost Pikemen's analysis a third more CPU, for
+	// marks no more stable (docs/engine.md, "Stable marks").
+	searchCap = 3
 )
 
 // decided reports whether the loss between two samples (best, then the
 // move played) is on one side of every threshold with the confidence.
-// The loss is marked as written, in hundredths, so a threshold t is
-// crossed from t - 0.005 on.
+// Each standard error is the larger of the one its samples show and
+// the one of chunkSD: read from a few samples (four searches a move at
+// first), the spread is often much too small, and a loss its first
+// samples had stretched was taken as decided (the same ply then marked
+// ? at one seed and ?! at others). The interval is Student's t at the
+// samples' degrees of freedom, for the same reason. The loss is marked
+// as written, in hundredths, so a threshold t is crossed from t - 0.005
+// on.
 func decided(best, played engine.Sample) bool {
 	d := best.Mean() - played.Mean()
-	se := math.Hypot(best.StdErr(), played.StdErr())
-	for _, t := range []float64{InaccuracyLoss, MistakeLoss, BlunderLoss} {
-		if math.Abs(d-(t-0.005)) < confidence*se {
+	se := math.Hypot(stdErr(best), stdErr(played))
+	z := studentT975(int(best.N + played.N - 2))
+	for _, t := range []struct{ loss, most float64 }{{InaccuracyLoss, inaccuracyMost}, {MistakeLoss, freshMax}, {BlunderLoss, blunderMost}} {
+		if math.Abs(d-(t.loss-0.005)) < z*se && best.N*freshChunk < t.most {
 			return false
 		}
 	}
 	return true
+}
+
+// inaccuracyMost is how many base numbers of fresh playouts a move gets
+// at most to tell an inaccuracy (?!) from a good move: a third of the
+// plies of a game sit near that threshold, and with freshMax there
+// they cost more than all the rest (Pikemen).
+//
+// blunderMost is the same for a blunder (??) against a mistake (?):
+// either is a mark (stable marks are the issue's, marks that stay).
+const inaccuracyMost, blunderMost = 2, 4
+
+// chunkSD is the least spread decided assumes of one sample (the mean
+// result of one search of freshChunk base numbers): measured at level 3
+// on positions of IceFrogs and Pikemen, 0.026 to 0.038 between searches
+// of one position.
+const chunkSD = 0.03
+
+// stdErr is x's standard error, at least chunkSD's for as many samples.
+func stdErr(x engine.Sample) float64 {
+	return max(x.StdErr(), chunkSD/math.Sqrt(max(x.N, 1)))
+}
+
+// studentT975 is the 97.5% quantile of Student's t with df degrees of
+// freedom: the half-width, in standard errors, of a two-sided 95%
+// interval read from df+1 or df+2 samples (confidence beyond 30).
+func studentT975(df int) float64 {
+	table := [...]float64{1: 12.71, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+	switch {
+	case df < 1:
+		return math.Inf(1)
+	case df < len(table):
+		return table[df]
+	}
+	return confidence
 }
 
 // gameSeed is the seed an analysis of g searches with, from the seed

@@ -273,6 +273,13 @@ func findPutOff(t *testing.T, k kind) (rules.State, rules.Move) {
 // In every kind of game, a move that lets the next seat win at once, when
 // another does not (and that one is not lost as well), is at least a
 // mistake, and the better move shown is one that does not.
+// maxUnmarked is how many moves that let the next seat win, unmarked
+// because their safe moves are lost as well, TestLetsTheNextSeatWin
+// checks at three and four seats before it gives up looking for a
+// marked one: each is an analysis, and random games of three and four
+// seats have many.
+const maxUnmarked = 6
+
 func TestLetsTheNextSeatWin(t *testing.T) {
 	for _, k := range kinds() {
 		t.Run(k.name, func(t *testing.T) {
@@ -283,8 +290,9 @@ func TestLetsTheNextSeatWin(t *testing.T) {
 			// are checked and passed over.
 			var a Move
 			var rec *notation.Record
+			unmarked := 0 // moves checked and passed over
 			s, m, ok := findIn(t, k, func(prev, s rules.State) (rules.State, rules.Move, bool) {
-				if prev == nil || !lets(s) {
+				if prev == nil || !lets(s) || k.opt.Seats > 2 && unmarked >= maxUnmarked {
 					return nil, rules.Move{}, false
 				}
 				if _, ok := winInOne(prev, prev.ToMove()); ok {
@@ -301,6 +309,7 @@ func TestLetsTheNextSeatWin(t *testing.T) {
 							if a.Before >= InaccuracyLoss || a.After != 0 || a.Better != "" {
 								t.Fatalf("%s lets the next seat win, unmarked: %+v\n%s", a.Token, a, rec)
 							}
+							unmarked++
 							return nil, rules.Move{}, false
 						}
 						return prev, bad, true
@@ -313,7 +322,7 @@ func TestLetsTheNextSeatWin(t *testing.T) {
 				// where a seat can win at once are lost for the others
 				// as well by the fresh playouts: every unmarked one was
 				// checked above.
-				t.Skipf("%s: every move found that lets the next seat win had its safe moves lost as well", k.name)
+				t.Skipf("%s: the %d moves found that let the next seat win had their safe moves lost as well", k.name, unmarked)
 			}
 			if !ok {
 				t.Fatalf("%s: no position found in 200 random games", k.name)

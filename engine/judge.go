@@ -88,8 +88,9 @@ type Sequential struct {
 	Decided        func(best, played Sample) bool
 	Among          []rules.Move
 	Chunk          int
-	// Candidates is how many moves (the search's most visited) the
-	// engine's move is chosen from by their first samples, with Chunk:
+	// Candidates is how many moves (the search's most visited, the
+	// move played among them) the engine's move is chosen from with
+	// Chunk, by selectChunks samples each kept apart from the estimate:
 	// the search's choice alone varies from seed to seed between moves
 	// it cannot tell apart, and their values with it. Default 1.
 	Candidates int
@@ -149,7 +150,6 @@ func (p *Player) Measure(ctx context.Context, s rules.State, m rules.Move, seq S
 	fresh := make([]measured, len(p.trees))
 	var sum measured
 	samples := map[rules.Move]Sample{}
-	var cands []rules.Move
 	for done, step := 0, max(1, seq.Min); ; step = max(1, seq.Step, done) {
 		if seq.Step > 0 {
 			step = seq.Step
@@ -160,20 +160,16 @@ func (p *Player) Measure(ctx context.Context, s rules.State, m rules.Move, seq S
 		if seq.Chunk > 0 {
 			// Independent searches of Chunk playouts, each a sample.
 			if done == 0 {
-				cands = p.candidates(r, best, m, seq)
+				var n int
+				best, n = p.choose(ctx, s, r, best, seq)
+				j.Best, j.Playouts = best, j.Playouts+n
 			}
 			k := (step + seq.Chunk - 1) / seq.Chunk
-			moves := append([]rules.Move{m}, cands...)
-			if done > 0 && m != best {
-				moves = []rules.Move{m, best}
-			} else if done > 0 {
+			moves := []rules.Move{m, best}
+			if m == best {
 				moves = moves[:1]
 			}
-			vals := make([]float64, k*len(moves))
-			p.parallel(len(vals), func(i int) {
-				mv := moves[i%len(moves)]
-				vals[i] = p.chunk(ctx, s, mv, int(samples[mv].N)+i/len(moves), seq.Chunk)
-			})
+			vals := p.samples(ctx, s, moves, k, seq.Chunk, func(mv rules.Move) int { return int(samples[mv].N) })
 			for i, v := range vals {
 				mv := moves[i%len(moves)]
 				x := samples[mv]
@@ -182,18 +178,10 @@ func (p *Player) Measure(ctx context.Context, s rules.State, m rules.Move, seq S
 			}
 			j.Playouts += len(vals) * seq.Chunk
 			step = k * seq.Chunk
-			if done == 0 {
-				// The engine's move: the best of the candidates by
-				// their fresh means (the search's choice on a tie).
-				for _, c := range cands {
-					if samples[c].Mean() > samples[best].Mean() || best == m {
-						best = c
-					}
-				}
-				if best != m && samples[m].Mean() >= samples[best].Mean() && !slices.Contains(cands, m) && len(seq.Among) == 0 {
-					best = m
-				}
-				j.Best = best
+			if done == 0 && best != m && len(seq.Among) == 0 && samples[m].Mean() >= samples[best].Mean() {
+				// The move played scores at least as well: it is
+				// the engine's.
+				best, j.Best = m, m
 			}
 			sum = measured{samples[best], samples[m]}
 		} else {
@@ -235,11 +223,14 @@ func (p *Player) Measure(ctx context.Context, s rules.State, m rules.Move, seq S
 // candidates returns the moves the engine's move is chosen from by
 // fresh samples (Sequential.Candidates): best, the search's choice,
 // then the next most visited of the moves it may be (Among), the move
-// played left out (it is measured anyway).
-func (p *Player) candidates(r grown, best, m rules.Move, seq Sequential) []rules.Move {
+// played among them when it is one of the most visited; only moves the
+// search tried at least candidateVisits times as often as best, as a
+// move tried much less is one the search could tell apart.
+func (p *Player) candidates(r grown, best rules.Move, seq Sequential) []rules.Move {
 	out := []rules.Move{best}
-	if best == m {
-		out = out[:0]
+	least := 0.0
+	if b := slices.Index(r.legal, best); b >= 0 {
+		least = candidateVisits * r.visits[b]
 	}
 	order := make([]int, len(r.legal))
 	for i := range order {
@@ -255,16 +246,71 @@ func (p *Player) candidates(r grown, best, m rules.Move, seq Sequential) []rules
 		return 0
 	})
 	for _, i := range order {
-		if len(out) >= max(1, seq.Candidates) || r.visits[i] == 0 {
+		if len(out) >= max(1, seq.Candidates) || r.visits[i] == 0 || r.visits[i] < least {
 			break
 		}
 		mv := r.legal[i]
-		if mv == best || mv == m || len(seq.Among) > 0 && !slices.Contains(seq.Among, mv) {
+		if mv == best || len(seq.Among) > 0 && !slices.Contains(seq.Among, mv) {
 			continue
 		}
 		out = append(out, mv)
 	}
 	return out
+}
+
+// candidateVisits is the share of the search's choice's visits a move
+// needs to be a candidate (candidates).
+const candidateVisits = 0.5
+
+// selectChunks is how many searches of Sequential.Chunk playouts each
+// candidate gets for the choice of the engine's move: samples of their
+// own, kept apart from the estimate of the move chosen, which a choice
+// by its own samples would flatter (the best of several noisy means is
+// most often one its noise lifted).
+const selectChunks = 2
+
+// selectStream numbers the choice's samples apart from the estimate's
+// (chunk's k), so that the two never share a search.
+const selectStream = 1 << 40
+
+// choose returns the engine's move in s, and the playouts it ran: the
+// best of the candidates (Sequential.Candidates, the move played among
+// them when the search tried it most) by selectChunks samples each;
+// the search's choice when it is the only one.
+func (p *Player) choose(ctx context.Context, s rules.State, r grown, best rules.Move, seq Sequential) (rules.Move, int) {
+	cands := p.candidates(r, best, seq)
+	if len(cands) == 1 {
+		return best, 0
+	}
+	vals := p.samples(ctx, s, cands, selectChunks, seq.Chunk, func(rules.Move) int { return selectStream })
+	means := make([]float64, len(cands))
+	for i, v := range vals {
+		means[i%len(cands)] += v
+	}
+	c := 0
+	for i := range cands {
+		if means[i] > means[c] {
+			c = i
+		}
+	}
+	return cands[c], len(vals) * seq.Chunk
+}
+
+// samples runs k searches of n playouts through each of moves
+// (independent samples, chunk), the i-th of move mv numbered from(mv)+i,
+// on the Workers, and returns their means, move after move within each
+// round: the i-th search of moves[j] is at i*len(moves)+j.
+func (p *Player) samples(ctx context.Context, s rules.State, moves []rules.Move, k, n int, from func(rules.Move) int) []float64 {
+	vals := make([]float64, k*len(moves))
+	starts := make([]int, len(moves))
+	for j, mv := range moves {
+		starts[j] = from(mv)
+	}
+	p.parallel(len(vals), func(i int) {
+		j := i % len(moves)
+		vals[i] = p.chunk(ctx, s, moves[j], starts[j]+i/len(moves), n)
+	})
+	return vals
 }
 
 // chunk is the mover's mean result over a search of n playouts of its
