@@ -97,6 +97,11 @@ func (j *judge) move(k int, s rules.State, m rules.Move, next rules.State) (Move
 		if a.Before == 1 && !provedBefore {
 			a.Before = 0.99
 		}
+		if provedBefore && bf == 1 {
+			// A proved win is 1.00, though After, an estimate near
+			// it, is shown 0.99.
+			a.Before = 1
+		}
 		a.Before = max(a.Before, a.After)
 	}
 	better := func(bm rules.Move, solved []rules.Move) {
@@ -118,6 +123,12 @@ func (j *judge) move(k int, s rules.State, m rules.Move, next rules.State) (Move
 		return a, nil
 	}
 	here := j.exact.at(k)
+	if here.In >= 2 && j.exact.keeps(k, m, false) {
+		// The move keeps a forced win: the best there is, whatever
+		// the estimates say.
+		set(1, 1, true, func() bool { return true })
+		return a, nil
+	}
 	if here.In >= 2 && here.Line[0] != m && !j.exact.keeps(k, m, false) {
 		// A forced win missed, and none kept: the proof says so.
 		set(1, after, true, func() bool { return false })
