@@ -79,7 +79,7 @@ var (
 func found(t *testing.T) []gamePuzzles {
 	t.Helper()
 	each := 3
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		each = 1
 	}
 	foundOnce.Do(func() {
