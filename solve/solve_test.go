@@ -216,7 +216,7 @@ func TestWinAgreesWithBruteForce(t *testing.T) {
 			case "IceFrogs/hex":
 				count = 24
 			}
-			if testing.Short() {
+			if testing.Short() || raceEnabled {
 				count /= 4
 			}
 			found := make([]int, deep+1)
@@ -364,7 +364,7 @@ func TestWinAgreesOnSparsePikemen(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	orients := []string{"N", "NE", "E", "SE", "S", "SW", "W", "NW", "U"}
 	count := 100
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		count = 60
 	}
 	found := make([]int, MaxMoves+1)
