@@ -1,0 +1,5 @@
+//go:build !race
+
+package icefrogs_test
+
+const raceEnabled = false
