@@ -275,8 +275,8 @@ const selectStream = 1 << 40
 
 // choose returns the engine's move in s, and the playouts it ran: the
 // best of the candidates (Sequential.Candidates, the move played among
-// them when the search tried it most) by selectChunks samples each;
-// the search's choice when it is the only one.
+// them when it is one of the most visited) by selectChunks samples
+// each; the search's choice when it is the only one.
 func (p *Player) choose(ctx context.Context, s rules.State, r grown, best rules.Move, seq Sequential) (rules.Move, int) {
 	cands := p.candidates(r, best, seq)
 	if len(cands) == 1 {
