@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,7 +79,7 @@ func TestMissedForcedWin(t *testing.T) {
 			if r, err := solve.WinWith(ctx, s, first, solve.MaxMoves, 0); err != nil || r.In != tc.in {
 				t.Errorf("the better move %s wins in %d, not %d (%v)", a.Line[0], r.In, tc.in, err)
 			}
-			if text := oneLine(rec.String()); !strings.Contains(text, "[%wins "+string(rune('0'+tc.in))+"]") {
+			if text := oneLine(rec.String()); !strings.Contains(text, "[%wins "+strconv.Itoa(tc.in)+"]") {
 				t.Errorf("the record does not say the win in %d:\n%s", tc.in, text)
 			}
 			if !strings.Contains(WinText(a), "wins in ") {
