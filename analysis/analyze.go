@@ -63,7 +63,8 @@ const Trees = 2
 // search's mean a sample; the level's base number first (four
 // searches), then as many again, doubling, while the two means do not
 // yet say on which side of each mark's threshold the loss falls with
-// 95% confidence (z below), up to eight times the base number. Two
+// 95% confidence (decided), up to eight times the base number at the
+// mistake's threshold (fewer at the others: inaccuracyMost). Two
 // moves clearly apart, or the same move, cost what they cost before
 // (the base number each); only a loss near a threshold costs more.
 const (
@@ -76,8 +77,8 @@ const (
 	// candidates, and their fresh samples judge them. A position with
 	// more than 3 x 10 legal moves is searched less than a bot of the
 	// level would (Pikemen: 96 playouts a move at level 3, 120 moves):
-	// 8 base numbers cost Pikemen's analysis a third more CPU, for
-	// marks no more stable (docs/engine.md, "Stable marks").
+	// 8 base numbers cost Pikemen's analysis a quarter to a third more
+	// CPU, for marks about as stable (docs/engine.md, "Stable marks").
 	searchCap = 3
 )
 
