@@ -129,8 +129,9 @@ func (j *judge) move(k int, s rules.State, m rules.Move, next rules.State) (Move
 		set(1, 1, true, func() bool { return true })
 		return a, nil
 	}
-	if here.In >= 2 && here.Line[0] != m && !j.exact.keeps(k, m, false) {
-		// A forced win missed, and none kept: the proof says so.
+	if here.In >= 2 {
+		// A forced win missed, and none kept (keeps above; the move
+		// the proof begins with keeps it): the proof says so.
 		set(1, after, true, func() bool { return false })
 		a.Mark, a.WinIn = Blunder, here.In
 		better(here.Line[0], here.Line)
