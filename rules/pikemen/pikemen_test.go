@@ -118,6 +118,9 @@ func TestAgainstReference(t *testing.T) {
 					if p.ToMove() != rp.toMove || !slices.Equal(p.Scores(), rp.scores) {
 						t.Fatalf("after %s: to move %d scores %v, reference %d %v", tok, p.ToMove(), p.Scores(), rp.toMove, rp.scores)
 					}
+					if o := p.Outcome(); o.Over && o.Winner != rp.winner() {
+						t.Fatalf("after %s: winner %d, reference %d", tok, o.Winner, rp.winner())
+					}
 				}
 			}
 		}

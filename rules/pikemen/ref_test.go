@@ -1,9 +1,10 @@
 package pikemen
 
 // A deliberately slow and simple second implementation of the rules, used
-// only to check the fast move generator: a map from square names to pieces,
-// moves as canonical token strings, nothing shared with the package's code
-// except the position code reader (to build the starting map).
+// only to check the fast move generator and the puzzles found in Pikemen
+// games (puzzle_ref_test.go): a map from square names to pieces, moves as
+// canonical token strings, nothing shared with the package's code except
+// the position code reader (to build the starting map).
 
 import (
 	"fmt"
@@ -153,6 +154,28 @@ func (rp *refPos) play(tok string) *refPos {
 	}
 	n.toMove = next
 	return n
+}
+
+// winner is the game's winner by RULES.md's end, once it is over (toMove
+// 0): the seat that reached the target, else, when one seat alone has
+// pieces left, the highest score (0 when it is shared: a draw).
+func (rp *refPos) winner() int {
+	w, top, shared := 0, -1, false
+	for i, sc := range rp.scores {
+		if sc >= rp.target {
+			return i + 1
+		}
+		switch {
+		case sc > top:
+			w, top, shared = i+1, sc, false
+		case sc == top:
+			shared = true
+		}
+	}
+	if shared {
+		return 0
+	}
+	return w
 }
 
 func (rp *refPos) perft(depth int) uint64 {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package pikemen_test
+
+const raceEnabled = false
