@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"icepost/engine"
@@ -96,7 +97,11 @@ var stabilityGames = []struct {
 //
 //	ICEPOST_STABILITY=1 go test -run Stability -v -timeout 30m ./analysis/
 //
-// ICEPOST_STABILITY_GAMES=N plays N games of each kind (default 1).
+// ICEPOST_STABILITY_GAMES=N plays N games of each kind (default 1), and
+// ICEPOST_STABILITY_DUMP=FILE adds to FILE a line for each ply: the
+// game, the ply, then for each seed Before, After, the mark (0 to 3),
+// WinIn and the better move, quoted (docs/engine.md's figures of the
+// noise and of other thresholds are read from it).
 func TestStability(t *testing.T) {
 	if os.Getenv("ICEPOST_STABILITY") == "" {
 		t.Skip("set ICEPOST_STABILITY=1 to measure the marks' stability (minutes)")
@@ -129,6 +134,9 @@ func TestStability(t *testing.T) {
 				}
 				if !reflect.DeepEqual(one, reps[0]) {
 					t.Errorf("1 worker and 2 give different reports")
+				}
+				if f := os.Getenv("ICEPOST_STABILITY_DUMP"); f != "" {
+					dump(t, f, name, reps)
 				}
 				some, all, same, any := 0, 0, 0, 0
 				for k := range reps[0].Moves {
@@ -171,5 +179,30 @@ func TestStability(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// dump appends reps' plies to the file f, a line each (TestStability).
+func dump(t *testing.T, f, name string, reps []*Report) {
+	t.Helper()
+	var b strings.Builder
+	for k := range reps[0].Moves {
+		fmt.Fprintf(&b, "%s %d", name, k+1)
+		for _, r := range reps {
+			m := r.Moves[k]
+			fmt.Fprintf(&b, " %.2f %.2f %d %d %q", m.Before, m.After, m.Mark, m.WinIn, m.Better)
+		}
+		b.WriteByte('\n')
+	}
+	out, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := out.WriteString(b.String()); err != nil {
+		out.Close()
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
