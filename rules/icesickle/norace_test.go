@@ -1,0 +1,5 @@
+//go:build !race
+
+package icesickle_test
+
+const raceEnabled = false
