@@ -43,24 +43,26 @@ func refForces(r *pikemen.RefPosition, mover, n int) bool {
 	return true
 }
 
-// TestPuzzlesByReference: the puzzles package puzzle finds in random
-// Pikemen games of two seats are confirmed by the reference: the mover
+// TestPuzzlesByReference: the puzzles in one and two moves package
+// puzzle finds in random Pikemen games of two seats are confirmed by the
+// reference: the mover
 // forces a win in the puzzle's number of moves and not fewer, its first
 // move does, the move played in the game does not, and the solution's
 // line is legal move after move and wins.
 func TestPuzzlesByReference(t *testing.T) {
 	ctx := context.Background()
-	// The reference is slow (a map a position, some 100 moves each), and
-	// so is the search for wins in three: the ordinary run looks for
-	// wins in one and two and confirms up to checked[In] of each;
-	// ICEPOST_REFERENCE_ALL=1 looks for wins in three too and confirms
-	// every puzzle of the games.
-	games, checked, find := 30, [...]int{1: 8, 2: 4, 3: 0}, puzzle.Options{Moves: 2}
+	// The reference is slow (a map a position, some 100 moves each): the
+	// test looks for wins in one and two only (a run that also looked for
+	// wins in three had confirmed none in 15 minutes), and the ordinary
+	// run confirms up to checked[In] of each; ICEPOST_REFERENCE_ALL=1
+	// confirms every one of the games (54 in one and 37 in two on
+	// 2026-11-29: 65 s).
+	games, checked := 30, [...]int{1: 8, 2: 4}
 	if testing.Short() || raceEnabled {
-		games, checked = 10, [...]int{1: 2, 2: 1, 3: 0}
+		games, checked = 10, [...]int{1: 2, 2: 1}
 	}
 	if os.Getenv("ICEPOST_REFERENCE_ALL") != "" {
-		checked, find = [...]int{1: 1 << 30, 2: 1 << 30, 3: 1 << 30}, puzzle.Options{}
+		checked = [...]int{1: 1 << 30, 2: 1 << 30}
 	}
 	// Random games reach 12 points after hundreds of plies; a target of
 	// 4 keeps them short, with wins to miss (as package puzzle's tests).
@@ -79,7 +81,7 @@ func TestPuzzlesByReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ps, err := puzzle.Find(ctx, g, find)
+		ps, err := puzzle.Find(ctx, g, puzzle.Options{Moves: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +121,7 @@ func TestPuzzlesByReference(t *testing.T) {
 		}
 	}
 	if byIn[1] == 0 || byIn[2] == 0 {
-		t.Fatalf("puzzles in 1, 2, 3 moves of %d random games: %v; change the seed", games, byIn[1:])
+		t.Fatalf("puzzles in 1 and 2 moves of %d random games: %v; change the seed", games, byIn[1:])
 	}
-	t.Logf("puzzles in 1, 2, 3 moves confirmed: %v", byIn[1:])
+	t.Logf("puzzles in 1 and 2 moves confirmed: %v", byIn[1:])
 }
