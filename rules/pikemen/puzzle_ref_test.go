@@ -43,12 +43,11 @@ func refForces(r *pikemen.RefPosition, mover, n int) bool {
 	return true
 }
 
-// TestPuzzlesByReference: the puzzles in one and two moves package
+// TestPuzzlesByReference: the puzzles in one and two moves that package
 // puzzle finds in random Pikemen games of two seats are confirmed by the
-// reference: the mover
-// forces a win in the puzzle's number of moves and not fewer, its first
-// move does, the move played in the game does not, and the solution's
-// line is legal move after move and wins.
+// reference: the mover forces a win in the puzzle's number of moves and
+// not fewer, its first move does, the move played in the game does not,
+// and the solution's line is legal move after move and wins.
 func TestPuzzlesByReference(t *testing.T) {
 	ctx := context.Background()
 	// The reference is slow (a map a position, some 100 moves each): the
