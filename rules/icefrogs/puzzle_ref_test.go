@@ -25,11 +25,11 @@ func (r *refPos) After(tok string) *refPos {
 // IceFrogs games of two seats, on both boards, are confirmed by the
 // reference, as puzzletest.Run says.
 func TestPuzzlesByReference(t *testing.T) {
-	// The reference's brute force is slow: a win in three takes it 20 to
-	// 45 s, one in one or two well under a second. The test confirms up
+	// The reference's brute force is slow: a win in three takes it
+	// seconds, one in one or two well under a second. The test confirms up
 	// to checked[In] puzzles of each length a board, none in three;
 	// ICEPOST_REFERENCE_ALL=1 confirms every puzzle of 30 games a board
-	// (383 of them on 2026-11-29, wins in three included: 519 s).
+	// (383 of them on 2026-11-29, wins in three included: 208 s).
 	games, checked := 20, []int{1: 6, 2: 4, 3: 0}
 	if testing.Short() || raceEnabled {
 		games, checked = 5, []int{1: 2, 2: 1, 3: 0}
