@@ -48,7 +48,8 @@ func mustPos(t *testing.T, code string) icesickle.Position {
 	return p
 }
 
-func tokens(p icesickle.Position) []string {
+// tokens lists the package's legal moves of p as sorted tokens.
+func tokens(p rules.State) []string {
 	var out []string
 	for _, m := range p.Moves(nil) {
 		out = append(out, p.FormatMove(m))

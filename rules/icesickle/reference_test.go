@@ -219,16 +219,6 @@ func refSign(x int) int {
 	return 0
 }
 
-// packageTokens lists the package's legal moves of s as sorted tokens.
-func packageTokens(s rules.State) []string {
-	var out []string
-	for _, m := range s.Moves(nil) {
-		out = append(out, s.FormatMove(m))
-	}
-	slices.Sort(out)
-	return out
-}
-
 // TestReferenceGames plays random games with the package and the same
 // moves through the reference, and compares at every position, the end
 // included: the sorted legal tokens, the seat to move, the scores, and
@@ -250,7 +240,7 @@ func TestReferenceGames(t *testing.T) {
 		moves := notation.RandomGame(start, rng, 1000)
 		s, ref := start, newRef()
 		for ply := 0; ; ply++ {
-			got, want := packageTokens(s), ref.legal()
+			got, want := tokens(s), ref.legal()
 			if !slices.Equal(got, want) {
 				t.Fatalf("game %d ply %d at %s:\n got %v\nwant %v", g, ply, s.Code(), got, want)
 			}
