@@ -270,9 +270,6 @@ func findPutOff(t *testing.T, k kind) (rules.State, rules.Move) {
 	return nil, rules.Move{}
 }
 
-// In every kind of game, a move that lets the next seat win at once, when
-// another does not (and that one is not lost as well), is at least a
-// mistake, and the better move shown is one that does not.
 // maxUnmarked is how many moves that let the next seat win, unmarked
 // because their safe moves are lost as well, TestLetsTheNextSeatWin
 // checks at three and four seats before it gives up looking for a
@@ -280,6 +277,9 @@ func findPutOff(t *testing.T, k kind) (rules.State, rules.Move) {
 // seats have many.
 const maxUnmarked = 6
 
+// In every kind of game, a move that lets the next seat win at once, when
+// another does not (and that one is not lost as well), is at least a
+// mistake, and the better move shown is one that does not.
 func TestLetsTheNextSeatWin(t *testing.T) {
 	for _, k := range kinds() {
 		t.Run(k.name, func(t *testing.T) {
